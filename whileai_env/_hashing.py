@@ -1,0 +1,53 @@
+"""Seeded, process-independent hashing: the only source of randomness in the package.
+
+Python's built-in ``hash`` is salted per process (``PYTHONHASHSEED``) and global RNGs depend
+on call order and thread timing, so every random choice here is a function of a blake2b
+digest of its inputs. Same inputs, same draw, in any process and at any concurrency.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+from collections.abc import Sequence
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+def canonical_json(obj: Any) -> str:
+    """Serialise ``obj`` to a canonical JSON string (sorted keys, no spaces)."""
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
+
+
+def _digest(parts: tuple[Any, ...]) -> bytes:
+    data = "\x1f".join(p if isinstance(p, str) else canonical_json(p) for p in parts)
+    return hashlib.blake2b(data.encode("utf-8"), digest_size=16).digest()
+
+
+def stable_hash(*parts: Any) -> int:
+    """A 64-bit integer determined only by ``parts``."""
+    return int.from_bytes(_digest(parts)[:8], "big")
+
+
+def hex_id(*parts: Any, length: int = 10) -> str:
+    """A short hexadecimal id determined only by ``parts``."""
+    return _digest(parts).hex()[:length]
+
+
+def unit(*parts: Any) -> float:
+    """A float in ``[0, 1)`` determined only by ``parts``."""
+    return stable_hash(*parts) / 2**64
+
+
+def pick(options: Sequence[T], *parts: Any) -> T:
+    """Choose one of ``options`` by hash of ``parts``."""
+    if not options:
+        raise ValueError("pick() needs at least one option")
+    return options[stable_hash(*parts) % len(options)]
+
+
+def rng(*parts: Any) -> random.Random:
+    """A private ``random.Random`` seeded from ``parts`` (never the global one)."""
+    return random.Random(stable_hash(*parts))

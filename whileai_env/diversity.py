@@ -1,0 +1,44 @@
+"""Diversity selection: a hashed bag-of-words embedding plus seeded noise.
+
+Used to pick, among a few candidate tasks, the one whose opener is least like the recent
+batch, so a run is not a stack of near-copies. crc32 is used for token buckets because it is
+fast and stable across processes (Python's ``hash`` is salted).
+"""
+
+from __future__ import annotations
+
+import re
+import zlib
+from collections.abc import Sequence
+
+import numpy as np
+
+from whileai_env._hashing import unit
+
+DIM = 256
+_TOKEN = re.compile(r"[a-z0-9]+")
+
+
+def embed(text: str, dim: int = DIM) -> np.ndarray:
+    """A unit-norm hashed bag-of-words vector (words and word pairs)."""
+    vec = np.zeros(dim, dtype=np.float32)
+    words = _TOKEN.findall(text.lower())
+    for w in words:
+        vec[zlib.crc32(w.encode()) % dim] += 1.0
+    for a, b in zip(words, words[1:], strict=False):
+        vec[zlib.crc32(f"{a} {b}".encode()) % dim] += 0.5
+    norm = float(np.linalg.norm(vec))
+    return vec / norm if norm else vec
+
+
+def most_novel(candidates: Sequence[str], recent: np.ndarray | None, *, noise: float = 0.05, key: object = 0) -> int:
+    """Index of the candidate farthest (by max cosine similarity) from ``recent`` rows."""
+    if recent is None or len(recent) == 0 or len(candidates) == 1:
+        return 0
+    best, best_score = 0, -np.inf
+    for i, text in enumerate(candidates):
+        sim = float(np.max(recent @ embed(text)))
+        score = (1.0 - sim) + noise * unit("novelty-noise", key, i)
+        if score > best_score:
+            best, best_score = i, score
+    return best

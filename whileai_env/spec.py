@@ -1,0 +1,416 @@
+"""Load an agent's spec (tools, system prompt, optional rubric) into an immutable ``Spec``.
+
+Accepts tools in OpenAI function-calling shape (``{"type": "function", "function": {...}}``),
+as the bare inner dict, or in MCP (``inputSchema``) and Anthropic (``input_schema``) shape,
+and normalises them to one form. Messy-but-real schemas load; a schema that is not valid JSON
+Schema is refused with a :class:`SpecError` naming the tool and the JSON path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cached_property
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import yaml
+
+from whileai_env._hashing import canonical_json, hex_id
+from whileai_env.errors import SpecError
+from whileai_env.frozen import FrozenDict, freeze, thaw
+from whileai_env.kinds import WRITE_KINDS, classify_tool, normalise_kind
+from whileai_env.policy import Clause, split_policy
+
+_NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
+_SPEC_KEYS = {
+    "tools", "system_prompt", "policy", "prompt", "rubric", "name", "kinds", "description",
+    "version", "metadata",
+}
+_TOOL_KEYS = {
+    "type", "function", "name", "description", "parameters", "strict", "inputSchema",
+    "input_schema", "outputSchema", "output_schema", "returns", "response", "kind",
+    "annotations", "title",
+}
+_SPEC_FILES = ("spec.json", "spec.yaml", "spec.yml")
+
+
+@dataclass(frozen=True)
+class Tool:
+    """One tool of the spec, normalised.
+
+    ``parameters`` is the argument JSON Schema (always an object schema), ``output_schema`` what
+    the tool declares it returns (or ``None``), ``kind`` one of read/create/update/delete.
+    """
+
+    name: str
+    description: str
+    parameters: FrozenDict
+    kind: str
+    output_schema: FrozenDict | None = None
+    strict: bool = False
+
+    @property
+    def is_write(self) -> bool:
+        """True for create, update and delete tools."""
+        return self.kind in WRITE_KINDS
+
+    @property
+    def required(self) -> tuple[str, ...]:
+        return tuple(self.parameters.get("required", ()))
+
+    @property
+    def properties(self) -> Mapping[str, Any]:
+        return self.parameters.get("properties", FrozenDict())
+
+    def to_openai(self) -> dict:
+        """The tool as an OpenAI function-calling dict (a plain, editable copy)."""
+        function: dict[str, Any] = {
+            "name": self.name,
+            "description": self.description,
+            "parameters": thaw(self.parameters),
+        }
+        if self.strict:
+            function["strict"] = True
+        return {"type": "function", "function": function}
+
+    def to_dict(self) -> dict:
+        out = {
+            "name": self.name,
+            "description": self.description,
+            "parameters": thaw(self.parameters),
+            "kind": self.kind,
+            "strict": self.strict,
+        }
+        if self.output_schema is not None:
+            out["output_schema"] = thaw(self.output_schema)
+        return out
+
+
+@dataclass(frozen=True, eq=False)
+class Spec:
+    """An agent's tools, system prompt, policy clauses and rubric. Immutable and hashable.
+
+    Two specs are equal when their content is; ``content_hash`` identifies the content in
+    lineage records.
+
+    >>> spec = load_spec(tools=[{"name": "get_order", "parameters": {}}],
+    ...                  system_prompt="You are support. Never refund twice.")
+    >>> [t.kind for t in spec.tools], [c.text for c in spec.clauses]
+    (['read'], ['Never refund twice.'])
+    """
+
+    tools: tuple[Tool, ...]
+    system_prompt: str = ""
+    rubric: str | None = None
+    name: str = "spec"
+    source: str | None = field(default=None, compare=False)
+
+    @cached_property
+    def clauses(self) -> tuple[Clause, ...]:
+        """The policy clauses of the system prompt."""
+        return split_policy(self.system_prompt)
+
+    @cached_property
+    def content_hash(self) -> str:
+        """A hex digest of the tools, system prompt and rubric."""
+        payload = {
+            "tools": [t.to_dict() for t in self.tools],
+            "system_prompt": self.system_prompt,
+            "rubric": self.rubric,
+        }
+        return hex_id("spec", canonical_json(payload), length=16)
+
+    def __hash__(self) -> int:
+        return int(self.content_hash, 16)
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Spec) and other.content_hash == self.content_hash
+
+    def tool(self, name: str) -> Tool:
+        """The tool called ``name``; ``KeyError`` naming the known tools otherwise."""
+        for tool in self.tools:
+            if tool.name == name:
+                return tool
+        raise KeyError(f"no tool {name!r} in spec {self.name!r}; tools: {', '.join(self.tool_names)}")
+
+    @property
+    def tool_names(self) -> tuple[str, ...]:
+        return tuple(t.name for t in self.tools)
+
+    def openai_tools(self) -> list[dict]:
+        """All tools in OpenAI function-calling shape."""
+        return [t.to_openai() for t in self.tools]
+
+    def to_dict(self) -> dict:
+        return {
+            "name": self.name,
+            "system_prompt": self.system_prompt,
+            "tools": [t.to_openai() for t in self.tools],
+            "kinds": {t.name: t.kind for t in self.tools},
+            **({"rubric": self.rubric} if self.rubric else {}),
+        }
+
+
+def load_spec(
+    source: str | os.PathLike | Mapping | Iterable | Spec | None = None,
+    *,
+    tools: Iterable[Mapping] | None = None,
+    system_prompt: str | None = None,
+    rubric: str | None = None,
+    kinds: Mapping[str, str] | None = None,
+    name: str | None = None,
+) -> Spec:
+    """Load a spec from a file, a folder, a dict, a list of tools, or inline arguments.
+
+    ``source`` may be a JSON/YAML file, a folder holding ``spec.json``/``spec.yaml`` and an
+    optional ``rubric.md``, a dict with ``tools`` and ``system_prompt`` (or ``policy``), a list
+    of tools, or a ``Spec``. Inline ``tools=``/``system_prompt=``/``rubric=`` fill in or override.
+    ``kinds`` overrides the read/create/update/delete classification per tool name.
+
+    >>> spec = load_spec(tools=[{"type": "function", "function": {"name": "lookup_order",
+    ...     "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}}}}])
+    >>> spec.tools[0].name, spec.tools[0].kind
+    ('lookup_order', 'read')
+    """
+    raw: dict[str, Any] = {}
+    origin: str | None = None
+    if isinstance(source, Spec):
+        if tools is None and system_prompt is None and rubric is None and kinds is None and name is None:
+            return source
+        raw = {"tools": [t.to_dict() for t in source.tools], "system_prompt": source.system_prompt,
+               "rubric": source.rubric, "name": source.name,
+               "kinds": {t.name: t.kind for t in source.tools}}
+        origin = source.source
+    elif isinstance(source, str | os.PathLike):
+        raw, origin = _read_path(Path(source))
+    elif isinstance(source, Mapping):
+        raw = dict(source)
+    elif source is not None:
+        raw = {"tools": list(source)}
+    _check_spec_keys(raw, origin)
+    if tools is not None:
+        raw["tools"] = list(tools)
+    if system_prompt is not None:
+        raw["system_prompt"] = system_prompt
+    if rubric is not None:
+        raw["rubric"] = rubric
+    prompt = raw.get("system_prompt", raw.get("policy", raw.get("prompt", ""))) or ""
+    if not isinstance(prompt, str):
+        raise SpecError(f"system_prompt must be a string, got {type(prompt).__name__}", source=origin)
+    rubric_text = raw.get("rubric")
+    if rubric_text is not None and not isinstance(rubric_text, str):
+        raise SpecError(f"rubric must be a string, got {type(rubric_text).__name__}", source=origin)
+    overrides = dict(raw.get("kinds") or {})
+    overrides.update(kinds or {})
+    tool_list = raw.get("tools")
+    if tool_list is None:
+        raise SpecError("no tools: give tools=, or a 'tools' list in the spec", source=origin)
+    if isinstance(tool_list, Mapping) or isinstance(tool_list, str | bytes):
+        raise SpecError("'tools' must be a list of tool objects", source=origin)
+    normalised = tuple(
+        normalise_tool(item, index=i, kinds=overrides, source=origin) for i, item in enumerate(tool_list)
+    )
+    if not normalised:
+        raise SpecError("the spec has no tools", source=origin)
+    seen: set[str] = set()
+    for tool in normalised:
+        if tool.name in seen:
+            raise SpecError("duplicate tool name", tool=tool.name, source=origin)
+        seen.add(tool.name)
+    unknown = set(overrides) - seen
+    if unknown:
+        raise SpecError(f"kinds= names tools that are not in the spec: {', '.join(sorted(unknown))}", source=origin)
+    spec_name = name or raw.get("name") or (Path(origin).stem if origin else "spec")
+    if spec_name in ("spec",) and origin and Path(origin).name.startswith("spec."):
+        spec_name = Path(origin).parent.name
+    return Spec(
+        tools=normalised,
+        system_prompt=prompt.strip(),
+        rubric=rubric_text.strip() if rubric_text else None,
+        name=str(spec_name),
+        source=origin,
+    )
+
+
+def normalise_tool(
+    item: Any,
+    *,
+    index: int = 0,
+    kinds: Mapping[str, str] | None = None,
+    source: str | None = None,
+) -> Tool:
+    """Normalise one tool in any accepted shape; ``SpecError`` names the tool and path on failure."""
+    label = f"tools[{index}]"
+    if not isinstance(item, Mapping):
+        raise SpecError(f"{label} must be an object, got {type(item).__name__}", source=source)
+    body: Mapping[str, Any] = item
+    prefix = "$"
+    if "function" in item:
+        if item.get("type", "function") != "function":
+            raise SpecError(f"{label}.type must be 'function', got {item.get('type')!r}", source=source)
+        body = item["function"]
+        prefix = "$.function"
+        if not isinstance(body, Mapping):
+            raise SpecError(f"{label}.function must be an object", source=source)
+    tool_name = body.get("name")
+    if not isinstance(tool_name, str) or not tool_name:
+        raise SpecError(f"{label} has no name", path=f"{prefix}.name", source=source)
+    if not _NAME.match(tool_name):
+        raise SpecError(
+            "a tool name may hold only letters, digits, '_', '-' and '.' (at most 64)",
+            tool=tool_name, path=f"{prefix}.name", source=source,
+        )
+    extra = set(body) - _TOOL_KEYS
+    if extra:
+        raise SpecError(f"unknown keys {', '.join(sorted(extra))}", tool=tool_name, path=prefix, source=source)
+    description = body.get("description") or item.get("description") or ""
+    if not isinstance(description, str):
+        raise SpecError("description must be a string", tool=tool_name, path=f"{prefix}.description", source=source)
+
+    key = next((k for k in ("parameters", "inputSchema", "input_schema") if k in body), "parameters")
+    params = _normalise_parameters(body.get(key), tool_name, f"{prefix}.{key}", source)
+    output_key = next(
+        (k for k in ("outputSchema", "output_schema", "returns", "response") if body.get(k) is not None),
+        None,
+    )
+    output = None
+    if output_key:
+        output = _checked_schema(dict(_as_schema(body[output_key], tool_name, f"{prefix}.{output_key}", source)),
+                                 tool_name, f"{prefix}.{output_key}", source)
+    kind_given = (kinds or {}).get(tool_name) or body.get("kind")
+    try:
+        kind = normalise_kind(kind_given) if kind_given else classify_tool(tool_name, description)
+    except ValueError as exc:
+        raise SpecError(str(exc), tool=tool_name, path="kinds", source=source) from None
+    strict = body.get("strict", False)
+    if not isinstance(strict, bool):
+        raise SpecError("strict must be true or false", tool=tool_name, path=f"{prefix}.strict", source=source)
+    return Tool(
+        name=tool_name,
+        description=description.strip(),
+        parameters=freeze(params),
+        kind=kind,
+        output_schema=freeze(output) if output is not None else None,
+        strict=strict,
+    )
+
+
+def _as_schema(value: Any, tool: str, path: str, source: str | None) -> Mapping:
+    if isinstance(value, bool):
+        return {} if value else {"not": {}}
+    if not isinstance(value, Mapping):
+        raise SpecError(f"must be a JSON Schema object, got {type(value).__name__}", tool=tool, path=path, source=source)
+    return value
+
+
+def _normalise_parameters(value: Any, tool: str, path: str, source: str | None) -> dict:
+    if value is None:
+        return {"type": "object", "properties": {}}
+    schema = dict(_as_schema(value, tool, path, source))
+    declared = schema.get("type")
+    if declared is None:
+        schema["type"] = "object"
+    elif declared != "object" and not (isinstance(declared, list) and "object" in declared):
+        raise SpecError(f"the argument schema must describe an object, got type {declared!r}",
+                        tool=tool, path=f"{path}.type", source=source)
+    schema.setdefault("properties", {})
+    return _checked_schema(schema, tool, path, source)
+
+
+def _checked_schema(schema: dict, tool: str, path: str, source: str | None) -> dict:
+    validator_cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    try:
+        validator_cls.check_schema(schema)
+    except jsonschema.SchemaError as exc:
+        where = path + exc.json_path[1:]
+        raise SpecError(f"invalid JSON Schema: {exc.message}", tool=tool, path=where, source=source) from None
+    _check_refs(schema, schema, tool, path, source)
+    return json.loads(canonical_json(schema))
+
+
+def _check_refs(node: Any, root: Mapping, tool: str, path: str, source: str | None) -> None:
+    if isinstance(node, Mapping):
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if not ref.startswith("#"):
+                raise SpecError(f"$ref {ref!r} points outside the schema; only local refs (#/...) load offline",
+                                tool=tool, path=f"{path}.$ref", source=source)
+            if _resolve_pointer(root, ref) is None:
+                raise SpecError(f"$ref {ref!r} does not resolve inside the schema",
+                                tool=tool, path=f"{path}.$ref", source=source)
+        for key, value in node.items():
+            if key in ("enum", "const", "default", "examples"):
+                continue
+            _check_refs(value, root, tool, f"{path}.{key}", source)
+    elif isinstance(node, list):
+        for i, value in enumerate(node):
+            _check_refs(value, root, tool, f"{path}[{i}]", source)
+
+
+def _resolve_pointer(root: Mapping, ref: str) -> Any:
+    node: Any = root
+    pointer = ref[1:]
+    if not pointer:
+        return root
+    for part in pointer.lstrip("/").split("/"):
+        part = part.replace("~1", "/").replace("~0", "~")
+        if isinstance(node, Mapping) and part in node:
+            node = node[part]
+        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
+            node = node[int(part)]
+        else:
+            return None
+    return node
+
+
+def _check_spec_keys(raw: Mapping, origin: str | None) -> None:
+    unknown = set(raw) - _SPEC_KEYS
+    if unknown:
+        raise SpecError(
+            f"unknown spec keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(_SPEC_KEYS))}",
+            source=origin,
+        )
+
+
+def _read_path(path: Path) -> tuple[dict, str]:
+    if not path.exists():
+        raise SpecError(f"no such file or folder: {path}")
+    if path.is_dir():
+        spec_file = next((path / f for f in _SPEC_FILES if (path / f).is_file()), None)
+        if spec_file is None:
+            raise SpecError(f"folder has no {' / '.join(_SPEC_FILES)}", source=str(path))
+        raw, origin = _read_path(spec_file)
+        rubric = path / "rubric.md"
+        if rubric.is_file() and not raw.get("rubric"):
+            raw["rubric"] = rubric.read_text(encoding="utf-8")
+        policy = path / "system_prompt.md"
+        if policy.is_file() and not any(raw.get(k) for k in ("system_prompt", "policy", "prompt")):
+            raw["system_prompt"] = policy.read_text(encoding="utf-8")
+        if "name" not in raw:
+            raw["name"] = path.name
+        return raw, origin
+    text = path.read_text(encoding="utf-8")
+    origin = str(path)
+    if path.suffix.lower() == ".json":
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise SpecError(f"invalid JSON: {exc.msg} (column {exc.colno})", source=origin, line=exc.lineno) from None
+    elif path.suffix.lower() in (".yaml", ".yml"):
+        try:
+            data = yaml.safe_load(text)
+        except yaml.MarkedYAMLError as exc:
+            line = exc.problem_mark.line + 1 if exc.problem_mark else None
+            raise SpecError(f"invalid YAML: {exc.problem}", source=origin, line=line) from None
+    else:
+        raise SpecError("a spec file must end in .json, .yaml or .yml", source=origin)
+    if isinstance(data, list):
+        data = {"tools": data}
+    if not isinstance(data, dict):
+        raise SpecError(f"the spec must be an object or a list of tools, got {type(data).__name__}", source=origin)
+    return data, origin
