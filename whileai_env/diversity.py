@@ -7,6 +7,7 @@ fast and stable across processes (Python's ``hash`` is salted).
 
 from __future__ import annotations
 
+import itertools
 import re
 import zlib
 from collections.abc import Sequence
@@ -25,7 +26,7 @@ def embed(text: str, dim: int = DIM) -> np.ndarray:
     words = _TOKEN.findall(text.lower())
     for w in words:
         vec[zlib.crc32(w.encode()) % dim] += 1.0
-    for a, b in zip(words, words[1:], strict=False):
+    for a, b in itertools.pairwise(words):
         vec[zlib.crc32(f"{a} {b}".encode()) % dim] += 0.5
     norm = float(np.linalg.norm(vec))
     return vec / norm if norm else vec

@@ -210,7 +210,7 @@ def load_spec(
     tool_list = raw.get("tools")
     if tool_list is None:
         raise SpecError("no tools: give tools=, or a 'tools' list in the spec", source=origin)
-    if isinstance(tool_list, Mapping) or isinstance(tool_list, str | bytes):
+    if isinstance(tool_list, Mapping | str | bytes):
         raise SpecError("'tools' must be a list of tool objects", source=origin)
     normalised = tuple(
         normalise_tool(item, index=i, kinds=overrides, source=origin) for i, item in enumerate(tool_list)

@@ -3,7 +3,7 @@
 ``draw_tasks`` is a seeded, weighted draw over the grid: weights favour under-covered cells,
 risky cells (a destructive tool met with an adversarial stance, or a fault) and novelty, with
 about 40% of draws from the hard cells; among a few candidates, the one whose opener is least
-like the recent batch wins. Each mode has its topology: ``phrasings`` (n) wordings of each
+like the recent batch wins, and no two cells ever share an opener. Each mode has its topology: ``phrasings`` (n) wordings of each
 situation, each played ``repeats`` (k) times.
 """
 
@@ -185,7 +185,7 @@ class Task:
             "repeats": self.repeats,
             "prompt": self.opener,
             "world": self.world.to_dict(),
-            "faults": self.faults.to_dict() if self.faults else None,
+            "fault_plan": self.faults.to_dict() if self.faults else None,
         }
 
     def to_dict(self) -> dict[str, Any]:
@@ -206,7 +206,7 @@ class Task:
                 opener=data["prompt"],
                 world=WorldPlan.from_dict(data["world"]),
                 privileged=Privileged.from_dict(data.get("privileged") or {}),
-                faults=FaultSchedule.from_dict(data["faults"]) if data.get("faults") else None,
+                faults=FaultSchedule.from_dict(data["fault_plan"]) if data.get("fault_plan") else None,
             )
         except KeyError as exc:
             raise ValueError(f"task data lacks the field {exc.args[0]!r}") from None
@@ -403,6 +403,7 @@ def draw_tasks(
     value_counts = np.zeros(len(value_ids))
     recent: list[np.ndarray] = []
     tasks: list[Task] = []
+    owner: dict[str, str] = {}
     for s in range(situations):
         pool = hard if (unit("pool", seed, s) < hard_share and hard) or not easy else easy
         idx = np.array([index[c.scenario_id] for c in pool])
@@ -422,10 +423,17 @@ def draw_tasks(
         visits[ci] += 1
         value_counts[coords[ci]] += 1
         recent.append(embed(first.opener))
-        tasks.append(first)
-        for p in range(1, topo.phrasings):
-            tasks.append(make_task(first.cell, spec, seed=seed, situation=first.situation, phrasing=p,
-                                   repeats=topo.repeats, fault_rate=rate))
+        phrasing = 0
+        for _ in range(topo.phrasings):
+            task = first if phrasing == 0 else make_task(
+                first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
+                repeats=topo.repeats, fault_rate=rate)
+            while owner.setdefault(task.opener, task.scenario_id) != task.scenario_id:
+                phrasing += 1
+                task = make_task(first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
+                                 repeats=topo.repeats, fault_rate=rate)
+            phrasing += 1
+            tasks.append(task)
     return tasks
 
 

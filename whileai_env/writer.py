@@ -86,14 +86,15 @@ _STANCE = {
 _GENERAL = {
     "read": ("What's going on with {o}?", "Any news on {o}?", "Where do things stand with {o}?",
              "I'm wondering about {o}."),
-    "create": ("I need a new {n} set up{d}.", "Could I get a {n}{d}?", "I'd like a {n}{d}."),
+    "create": ("I need a {t} for {o}{d}.", "Could I get a {t} for {o}{d}?", "{O} needs a {t}{d}.",
+               "I'm after a {t} for {o}{d}."),
     "update": ("Something about {o} needs to change{d}.", "{O} is wrong and needs fixing{d}.",
                "I want {o} adjusted{d}."),
     "delete": ("I don't want {o} anymore.", "{O} needs to go away.", "Please make {o} disappear."),
 }
 _VAGUE = ("Hi, I need help with my {n}.", "Something's wrong with my {n}, can you fix it?",
-          "Can you sort out the {n} thing for me?", "I have a problem with a {n}.",
-          "It's about my {n}. Can you take care of it?", "Hey, quick question about a {n}.",
+          "Can you sort out the {n} thing for me?", "I have a problem with one of my {n}s.",
+          "It's about my {n}. Can you take care of it?", "Hey, quick question about my {n}.",
           "You know the {n} I mentioned? Can you deal with it?", "Help, my {n} is messed up.")
 _UNRELATED = ("What's a good recipe for banana bread?", "Can you tell me a joke?",
               "What's the weather like in Lisbon this week?", "How do I reset my wifi router?",
@@ -102,7 +103,15 @@ _UNRELATED = ("What's a good recipe for banana bread?", "Can you tell me a joke?
               "Write me a short poem about autumn.", "How do I get a stain out of a carpet?",
               "What's the best way to learn Spanish?", "Can you explain what a Roth IRA is?",
               "Which houseplants are safe for cats?", "What time zone is Denver in?",
-              "Translate 'good morning' into Japanese.", "Any tips for sleeping on a plane?")
+              "Translate 'good morning' into Japanese.", "Any tips for sleeping on a plane?",
+              "How long should I boil an egg?", "What's the difference between a crocodile and an alligator?",
+              "Can you help me write a birthday message for my sister?", "Is it going to snow in Denver tomorrow?",
+              "How do I convert Celsius to Fahrenheit?", "What's a polite way to decline a wedding invitation?",
+              "Which is bigger, a blue whale or a megalodon?", "How do I change a flat tyre?",
+              "What should I pack for a week in Iceland?", "Can you summarise the plot of Hamlet?",
+              "What's a good stretch for lower back pain?", "How do plants know which way is up?",
+              "What's the fastest way to thaw frozen chicken?", "Can you suggest a name for my new puppy?",
+              "How do noise-cancelling headphones work?", "What year did the Berlin Wall fall?")
 _PERSONA = {
     "first_time": ("Hi, first time using this.", "Hello! New here.", "Hi, I've never done this before."),
     "returning": ("Hi again.", "Hello, it's me again.", "Back again, hi."),
@@ -152,9 +161,15 @@ def _object_noun(tool_name: str, plan_entities: Mapping[str, Any]) -> str:
     return " ".join(rest) if rest else "request"
 
 
+def _tool_object(tool_name: str) -> str:
+    words = name_tokens(tool_name)
+    rest = [w for w in words[1:] if w not in ("by", "for", "a", "the")]
+    return " ".join(rest) if rest else "new one"
+
+
 def _object_phrase(noun: str, entities: Mapping[str, Any], r: Any) -> str:
     if not entities:
-        return f"my {noun}" if r.random() < 0.5 else f"the {noun}"
+        return r.choice((f"my {noun}", f"the {noun}", f"a {noun}" if noun[:1] not in "aeiou" else f"an {noun}"))
     parts = []
     for name, value in entities.items():
         piece = f"{entity_noun(name)} {value}"
@@ -201,7 +216,8 @@ def write_opener(cell: Cell, plan: WorldPlan, spec: Spec, *, phrasing: int = 0, 
             if cell.ask == "general" and i == 0:
                 kind = spec.tool(target).kind if target in spec.tool_names else "read"
                 _, obj, noun = action_phrase(target, entities, details, r)
-                pieces.append(r.choice(_GENERAL[kind]).format(o=obj, O=_cap(obj), n=noun, d=_detail_phrase(details)))
+                pieces.append(r.choice(_GENERAL[kind]).format(
+                    o=obj, O=_cap(obj), n=noun, t=_tool_object(target), d=_detail_phrase(details)))
                 continue
             action, obj, _ = action_phrase(target, entities, details, r)
             if i == 0:

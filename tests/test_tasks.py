@@ -1,0 +1,127 @@
+import json
+import os
+import subprocess
+import sys
+from collections import Counter
+
+import pytest
+
+import whileai_env as wenv
+from whileai_env import axes as ax
+
+from .conftest import ROOT
+
+DRAW_SCRIPT = """
+import json, sys
+import whileai_env as wenv
+sys.path.insert(0, {root!r})
+from tests.conftest import ORDER_TOOLS, ORDER_POLICY
+spec = wenv.load_spec(tools=ORDER_TOOLS, system_prompt=ORDER_POLICY)
+tasks = wenv.draw_tasks(spec, 60, mode="sft", seed=7)
+print(json.dumps([t.to_dict() for t in tasks], sort_keys=True))
+"""
+
+
+def test_draws_are_identical_across_processes_and_hash_seeds():
+    outputs = []
+    for hash_seed in ("1", "4242"):
+        env = {**os.environ, "PYTHONHASHSEED": hash_seed}
+        proc = subprocess.run([sys.executable, "-c", DRAW_SCRIPT.format(root=str(ROOT))],
+                              capture_output=True, text=True, env=env, check=True)
+        outputs.append(proc.stdout)
+    assert outputs[0] == outputs[1]
+    assert len(json.loads(outputs[0])) == 180
+
+
+def test_same_seed_same_tasks_other_seed_other_tasks(order_spec):
+    a = wenv.draw_tasks(order_spec, 30, seed=1)
+    b = wenv.draw_tasks(order_spec, 30, seed=1)
+    c = wenv.draw_tasks(order_spec, 30, seed=2)
+    assert [t.to_dict() for t in a] == [t.to_dict() for t in b]
+    assert [t.opener for t in a] != [t.opener for t in c]
+
+
+@pytest.mark.parametrize(("mode", "n", "k"), [("explore", 1, 1), ("sft", 3, 2), ("rl", 1, 8), ("adaptive", 2, 2)])
+def test_mode_topology(order_spec, mode, n, k):
+    tasks = wenv.draw_tasks(order_spec, 10, mode=mode, seed=0)
+    assert len(tasks) == 10 * n
+    assert all(t.repeats == k for t in tasks)
+    by_situation = Counter((t.scenario_id, t.situation) for t in tasks)
+    assert set(by_situation.values()) == {n}
+    if n > 1:
+        first = tasks[:n]
+        assert len({t.opener for t in first}) == n
+        assert len({t.task_id for t in first}) == n
+        assert len({json.dumps(t.world.to_dict(), sort_keys=True) for t in first}) == 1
+
+
+def test_explicit_phrasings_and_repeats(order_spec):
+    tasks = wenv.draw_tasks(order_spec, 4, mode="rl", phrasings=2, repeats=3)
+    assert len(tasks) == 8 and {t.repeats for t in tasks} == {3}
+    with pytest.raises(ValueError, match="unknown mode 'fast'"):
+        wenv.draw_tasks(order_spec, 4, mode="fast")
+    with pytest.raises(ValueError, match="at least 1"):
+        wenv.draw_tasks(order_spec, 4, repeats=0)
+    with pytest.raises(ValueError, match="fault_rate"):
+        wenv.draw_tasks(order_spec, 4, fault_rate=1.5)
+
+
+def test_fault_rate_controls_schedules(order_spec):
+    none = wenv.draw_tasks(order_spec, 80, fault_rate=0.0)
+    assert all(t.faults is None for t in none)
+    every = wenv.draw_tasks(order_spec, 80, fault_rate=1.0)
+    faulted = [t for t in every if t.cell.condition != "success"]
+    assert faulted and all(t.faults and t.faults.rules[0].kind == t.cell.condition for t in faulted)
+    assert all(t.faults is None for t in every if t.cell.condition == "success")
+    half = wenv.draw_tasks(order_spec, 200, fault_rate=0.5)
+    faulted = [t for t in half if t.cell.condition != "success"]
+    kept = sum(t.faults is not None for t in faulted) / len(faulted)
+    assert 0.3 < kept < 0.7
+
+
+def test_hard_share_and_coverage(order_spec):
+    grid = wenv.build_grid(order_spec)
+    tasks = wenv.draw_tasks(order_spec, 400, seed=3, grid=grid)
+    hard = sum(t.cell.hard for t in tasks) / len(tasks)
+    assert 0.3 < hard < 0.5
+    coverage = grid.coverage(t.cell for t in tasks)
+    assert min(coverage.values()) == 1.0
+    tools = Counter(t.cell.tool for t in tasks)
+    assert set(tools) == {*order_spec.tool_names, ax.UNRELATED, ax.MULTI_TOOL}
+    assert max(tools.values()) < 0.4 * len(tasks)
+
+
+def test_task_round_trip(order_spec):
+    for task in wenv.draw_tasks(order_spec, 40, seed=5, fault_rate=1.0):
+        again = wenv.Task.from_dict(json.loads(json.dumps(task.to_dict())))
+        assert again == task
+        assert "privileged" not in task.public_dict()
+    with pytest.raises(ValueError, match="lacks the field 'prompt'"):
+        wenv.Task.from_dict({k: v for k, v in task.to_dict().items() if k != "prompt"})
+
+
+def test_task_carries_plan_and_privileged_block(order_spec):
+    tasks = wenv.draw_tasks(order_spec, 200, seed=11)
+    for task in tasks:
+        assert task.privileged.reference
+        assert task.privileged.hidden_state["world_state"] == task.cell.world_state
+        if task.cell.tool == ax.UNRELATED:
+            assert task.world.targets == ()
+        elif task.cell.tool == ax.MULTI_TOOL:
+            assert len(task.world.targets) == 2
+        else:
+            assert task.world.targets == (task.cell.tool,)
+        if task.cell.ask == "vague" and task.world.entities:
+            withheld = task.privileged.hidden_state["withheld"]
+            assert withheld and all(str(v) not in task.opener for v in withheld.values())
+        if task.cell.rule != ax.NO_RULE:
+            assert task.privileged.principle in [c.text for c in order_spec.clauses]
+        (task.persona, task.tone, task.texture)  # carried for later user turns
+
+
+def test_openers_name_their_entities(order_spec):
+    for task in wenv.draw_tasks(order_spec, 200, seed=2):
+        if task.cell.ask == "vague" or not task.world.targets:
+            continue
+        for value in task.world.entities.values():
+            assert str(value) in task.opener, (task.cell.texture, task.opener)

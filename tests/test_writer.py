@@ -1,0 +1,66 @@
+from collections import defaultdict
+
+import pytest
+
+import whileai_env as wenv
+from whileai_env.texture import TEXTURES, apply_texture
+
+
+def test_variety_on_1000_draws_from_a_five_tool_spec(order_spec):
+    assert len(order_spec.tools) == 5
+    tasks = wenv.draw_tasks(order_spec, 1000, seed=0)
+    openers = [t.opener for t in tasks]
+    assert len(set(openers)) / len(openers) >= 0.95
+    cells_by_opener = defaultdict(set)
+    for task in tasks:
+        cells_by_opener[task.opener].add(task.scenario_id)
+    assert all(len(cells) == 1 for cells in cells_by_opener.values())
+
+
+@pytest.mark.parametrize("texture", TEXTURES)
+def test_texture_never_alters_identifiers(texture):
+    ids = ["ORD-4412", "dana.kim@northwind.io", "src/app/models.py", "BK-99812", "#6038"]
+    text = ("Hello there! Please cancel the order ORD-4412, then email dana.kim@northwind.io about it. "
+            "Also open src/app/models.py and booking BK-99812, ticket #6038. Thanks so much, really.")
+    for key in range(25):
+        out = apply_texture(text, texture, ids, key=key)
+        for identifier in ids:
+            assert identifier in out, (texture, out)
+
+
+def test_textures_change_the_prose():
+    text = "Hello there. Please cancel the order ORD-4412 today, it was really late."
+    outs = {t: apply_texture(text, t, ["ORD-4412"], key=1) for t in TEXTURES}
+    assert outs["standard"] == text
+    assert outs["lowercase"] == "hello there. please cancel the order ORD-4412 today, it was really late."
+    assert outs["no_punctuation"].count(".") == 0 and "," not in outs["no_punctuation"]
+    assert outs["typo"] != text and len(outs["typo"]) == len(text)
+    assert len(outs["clipped"]) < len(text)
+    assert outs["run_on"] != text
+    with pytest.raises(ValueError, match="unknown texture"):
+        apply_texture(text, "shouty")
+
+
+def test_every_written_opener_keeps_ids_under_every_texture(order_spec):
+    grid = wenv.build_grid(order_spec)
+    tasks = wenv.draw_tasks(order_spec, 300, seed=9, grid=grid)
+    by_texture = defaultdict(int)
+    for task in tasks:
+        by_texture[task.texture] += 1
+        if task.cell.ask != "vague":
+            for value in task.world.protected_strings():
+                assert value in task.opener
+    assert set(by_texture) == set(TEXTURES)
+
+
+def test_persona_tone_texture_are_kept_on_the_task(order_spec):
+    task = wenv.draw_tasks(order_spec, 1, seed=4)[0]
+    assert (task.persona, task.tone, task.texture) == (task.cell.persona, task.cell.tone, task.cell.texture)
+
+
+def test_phrasings_differ_but_share_scenario(order_spec):
+    tasks = wenv.draw_tasks(order_spec, 20, mode="sft", seed=1)
+    for i in range(0, len(tasks), 3):
+        group = tasks[i:i + 3]
+        assert len({t.scenario_id for t in group}) == 1
+        assert len({t.opener for t in group}) == 3
