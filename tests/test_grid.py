@@ -46,7 +46,7 @@ def test_editing_one_clause_changes_only_its_cells(order_spec):
             assert not ids & set().union(*after.values())
         else:
             assert after[rule] == ids
-    assert new_id in after and after[new_id]
+    assert after.get(new_id)
 
 
 def test_adding_and_removing_a_clause_keeps_other_ids(order_spec):

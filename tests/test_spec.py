@@ -124,7 +124,7 @@ def test_bad_tool_lists_are_refused(tools, message):
 
 
 def test_kind_classification_and_override():
-    spec = wenv.load_spec(tools=ORDER_TOOLS + [{"name": "sync"}, {"name": "frobnicate", "description": "Retrieves data"}])
+    spec = wenv.load_spec(tools=[*ORDER_TOOLS, {"name": "sync"}, {"name": "frobnicate", "description": "Retrieves data"}])
     kinds = {t.name: t.kind for t in spec.tools}
     assert kinds == {
         "get_order": "read", "list_orders": "read", "cancel_order": "update", "issue_refund": "create",
@@ -203,10 +203,10 @@ def test_file_errors_name_file_and_line(tmp_path):
     with pytest.raises(SpecError, match="no such file"):
         wenv.load_spec(tmp_path / "missing.json")
     (tmp_path / "empty").mkdir()
-    with pytest.raises(SpecError, match="folder has no spec.json"):
+    with pytest.raises(SpecError, match=r"folder has no spec\.json"):
         wenv.load_spec(tmp_path / "empty")
     (tmp_path / "s.txt").write_text("{}")
-    with pytest.raises(SpecError, match="must end in .json"):
+    with pytest.raises(SpecError, match=r"must end in \.json"):
         wenv.load_spec(tmp_path / "s.txt")
     (tmp_path / "extra.json").write_text(json.dumps({"tools": ORDER_TOOLS, "toolz": []}))
     with pytest.raises(SpecError, match="unknown spec keys toolz"):

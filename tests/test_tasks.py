@@ -116,7 +116,6 @@ def test_task_carries_plan_and_privileged_block(order_spec):
             assert withheld and all(str(v) not in task.opener for v in withheld.values())
         if task.cell.rule != ax.NO_RULE:
             assert task.privileged.principle in [c.text for c in order_spec.clauses]
-        (task.persona, task.tone, task.texture)  # carried for later user turns
 
 
 def test_openers_name_their_entities(order_spec):
