@@ -48,7 +48,7 @@ import sys
 import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 JUDGE_STATUSES = ("ok", "missing_reward", "invalid_result", "error", "timeout")
 _VERDICT_FIELDS = ("reward", "reason", "markers")
@@ -280,7 +280,7 @@ def _judge_all(
                 verdicts[index] = _failed(
                     "timeout", f"judge did not return within {timeout:g} s", meta={"timeout_s": float(timeout)},
                 )
-    return [verdict for verdict in verdicts if verdict is not None]
+    return cast("list[Verdict]", verdicts)  # the loop ends only once every row has a verdict
 
 
 def _graded(row: Mapping[str, Any], verdict: Verdict, judge_name: str, version: str | None) -> dict[str, Any]:

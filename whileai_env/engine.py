@@ -1,0 +1,288 @@
+"""The episode engine: the one place a conversation advances.
+
+An :class:`Episode` plays one task. ``reset()`` gives the opening messages; ``step(action)``
+takes the agent's turn (any shape :func:`~whileai_env.actions.parse_action` reads), runs its
+tool calls through the task's :class:`~whileai_env.world.World` (faults included) or lets the
+simulated user answer, and says whether the episode ended. ``row()`` is the rollout as a
+schema-v1 row and ``reward()`` its grade. Every face (Gymnasium, verifiers, TRL, ``simulate``)
+drives these same methods; none re-implements tool execution, faults, the user or the reward.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from whileai_env.actions import Action, parse_action
+from whileai_env.spec import Spec, load_spec
+from whileai_env.tasks import Task
+from whileai_env.user import DEFAULT_AVG_TURNS, make_user
+
+SCHEMA_VERSION = "1"
+DEFAULT_ERROR_BUDGET = 3
+
+
+@dataclass(frozen=True)
+class StepResult:
+    """What one agent turn produced: the messages appended after it and whether it ended."""
+
+    messages: list[dict[str, Any]]
+    terminated: bool
+    truncated: bool
+    info: dict[str, Any] = field(default_factory=dict)
+
+
+class EpisodeOver(RuntimeError):
+    """``step`` was called on an episode that already ended; call ``reset()`` or start another."""
+
+
+class Episode:
+    """One task played by one agent, turn by turn.
+
+    ``user`` is ``None`` (the template user), a callable ``user(messages) -> str | None`` or
+    ``"openai:MODEL"``. ``max_turns`` caps agent turns (default ``2 * avg_turns``); hitting it
+    truncates the episode (reward 0, marked ``truncated``). ``error_budget`` is how many
+    malformed tool calls (bad JSON, unknown tool, arguments not an object) end the episode.
+    ``judge`` replaces :func:`~whileai_env.reward.task_checklist` as the grader; ``execute``
+    answers tool calls with your own function after the fault schedule is applied.
+
+    >>> import whileai_env as wenv                                      # doctest: +SKIP
+    >>> spec = wenv.load_spec("configs/specs/order-support.json")      # doctest: +SKIP
+    >>> ep = Episode(spec, wenv.draw_tasks(spec, 1)[0])                 # doctest: +SKIP
+    >>> messages = ep.reset()                                           # doctest: +SKIP
+    >>> ep.step("Could you tell me your order number?").messages        # doctest: +SKIP
+    """
+
+    def __init__(
+        self,
+        spec: Spec | Any,
+        task: Task,
+        *,
+        user: Any = None,
+        avg_turns: int = DEFAULT_AVG_TURNS,
+        max_turns: int | None = None,
+        error_budget: int = DEFAULT_ERROR_BUDGET,
+        judge: Callable[[dict], Any] | None = None,
+        execute: Callable[[str, dict], Any] | None = None,
+        world_options: Any = None,
+        rollout_index: int = 0,
+    ) -> None:
+        self.spec = load_spec(spec)
+        if not isinstance(task, Task):
+            raise TypeError(f"task must be a whileai_env.Task, got {type(task).__name__}")
+        if max_turns is not None and max_turns < 1:
+            raise ValueError(f"max_turns must be at least 1, got {max_turns}")
+        if error_budget < 0:
+            raise ValueError(f"error_budget must be >= 0, got {error_budget}")
+        self.task = task
+        self.avg_turns = avg_turns
+        self.max_turns = max_turns if max_turns is not None else 2 * avg_turns
+        self.error_budget = error_budget
+        self.judge = judge
+        self.rollout_index = rollout_index
+        self._user_spec = user
+        self._execute = execute
+        self._world_options = world_options
+        self._tools = self.spec.openai_tools()
+        self.reset()
+
+    @classmethod
+    def from_row(cls, row: Mapping[str, Any], spec: Spec | Any, **kwargs: Any) -> Episode:
+        """An episode of the task a dataset row (or a previous run's row) describes."""
+        task = Task.from_dict(_task_columns(row))
+        kwargs.setdefault("rollout_index", int(row.get("rollout_index", 0) or 0))
+        return cls(spec, task, **kwargs)
+
+    def reset(self) -> list[dict[str, Any]]:
+        """Start the task over and return the opening messages (system prompt, user opener)."""
+        from whileai_env.world import World
+
+        self.world = World(self.spec, self.task, options=self._world_options, execute=self._execute)
+        self.user = make_user(self._user_spec, self.task, avg_turns=self.avg_turns)
+        opener = getattr(self.user, "opener", lambda: None)() or self.task.opener
+        self.messages: list[dict[str, Any]] = []
+        if self.spec.system_prompt:
+            self.messages.append({"role": "system", "content": self.spec.system_prompt})
+        self.messages.append({"role": "user", "content": opener})
+        self.turns = 0
+        self.errors = 0
+        self.final_text = ""
+        self.terminated = False
+        self.truncated = False
+        self.stop_reason: str | None = None
+        self._reward: dict[str, Any] | None = None
+        return copy.deepcopy(self.messages)
+
+    @property
+    def tools(self) -> list[dict[str, Any]]:
+        """The spec's tools as OpenAI function-calling schemas (a fresh copy)."""
+        return copy.deepcopy(self._tools)
+
+    @property
+    def done(self) -> bool:
+        return self.terminated or self.truncated
+
+    def call_tool(self, name: Any, arguments: Any, *, call_id: str | None = None) -> dict[str, Any]:
+        """Execute one tool call on its own (faults and ledger included) and return its result.
+
+        For faces where the trainer owns the transcript (TRL's tool methods): the call goes in the
+        ledger but no message is added.
+        """
+        return self.world.call(name, arguments, turn=self.turns, call_id=call_id)
+
+    def step(self, action: Any) -> StepResult:
+        """Play the agent's turn and return what followed it."""
+        if self.done:
+            raise EpisodeOver("this episode has ended; call reset() to play the task again")
+        self.turns += 1
+        parsed = parse_action(action, prefix=f"call_{self.turns}")
+        message = parsed.to_message()
+        self.messages.append(message)
+        new: list[dict[str, Any]] = [copy.deepcopy(message)]
+        if parsed.content.strip():
+            self.final_text = parsed.content.strip()
+        if parsed.tool_calls:
+            new.extend(self._run_calls(parsed))
+            if self.errors > self.error_budget:
+                self._end("error_budget")
+        else:
+            reply = self.user.reply(self.messages)
+            if reply is None:
+                self._end("user_closed" if parsed.content.strip() else "empty_reply")
+            else:
+                user_message = {"role": "user", "content": reply}
+                self.messages.append(user_message)
+                new.append(dict(user_message))
+        if not self.done and self.turns >= self.max_turns:
+            self.truncated = True
+            self.stop_reason = "max_turns"
+        return StepResult(new, self.terminated, self.truncated, self.info())
+
+    def _run_calls(self, parsed: Action) -> list[dict[str, Any]]:
+        out = []
+        for call in parsed.tool_calls:
+            result = self.world.call(call.name, call.arguments, turn=self.turns, call_id=call.id)
+            code = (result.get("error") or {}).get("code") if result.get("status") == "error" else None
+            if call.error or not call.name or code == "unknown_tool":
+                self.errors += 1
+            tool_message = {
+                "role": "tool",
+                "tool_call_id": call.id,
+                "name": call.name,
+                "content": json.dumps(result, ensure_ascii=False, default=str),
+            }
+            self.messages.append(tool_message)
+            out.append(dict(tool_message))
+        return out
+
+    def _end(self, reason: str) -> None:
+        self.terminated = True
+        self.stop_reason = reason
+
+    def info(self) -> dict[str, Any]:
+        """Public progress facts (never privileged)."""
+        info = {
+            "task_id": self.task.task_id,
+            "scenario_id": self.task.scenario_id,
+            "turn": self.turns,
+            "tool_calls": len(self.world.ledger),
+            "malformed_calls": self.errors,
+            "faults_fired": len(self.world.faults_fired),
+            "stop_reason": self.stop_reason,
+        }
+        if self.done:
+            graded = self.reward()
+            info.update(reward=graded["reward"], reason=graded.get("reason"), markers=graded.get("markers", {}))
+        return info
+
+    def row(self) -> dict[str, Any]:
+        """The rollout so far as a schema-v1 row (privileged block included, for judges)."""
+        task = self.task
+        privileged = task.privileged.to_dict()
+        if self.spec.rubric:
+            privileged["rubric"] = self.spec.rubric
+        row: dict[str, Any] = {
+            "schema_version": SCHEMA_VERSION,
+            "task_id": task.task_id,
+            "scenario_id": task.scenario_id,
+            "scenario_dimensions": task.dimensions,
+            "seed": task.seed,
+            "situation": task.situation,
+            "phrasing": task.phrasing,
+            "repeats": task.repeats,
+            "rollout_index": self.rollout_index,
+            "prompt": task.opener,
+            "messages": copy.deepcopy(self.messages),
+            "steps": copy.deepcopy(self.world.ledger),
+            "final_text": self.final_text,
+            "faults": copy.deepcopy(self.world.faults_fired),
+            "fault_plan": task.faults.to_dict() if task.faults else None,
+            "world_state": task.world.state,
+            "world": task.world.to_dict(),
+            "tools": list(self.spec.tool_names),
+            "spec_hash": self.spec.content_hash,
+            "turns": self.turns,
+            "truncated": self.truncated,
+            "stop_reason": self.stop_reason,
+            "privileged": privileged,
+        }
+        if self._reward is not None:
+            row.update(self._reward)
+        return row
+
+    def reward(self) -> dict[str, Any]:
+        """Grade the episode (once): ``{"reward", "reason", "markers", "judge_name", "judge_status", ...}``.
+
+        A truncated episode scores 0 whatever the judge says, with ``markers["not_truncated"] = 0``.
+        """
+        if self._reward is not None:
+            return dict(self._reward)
+        row = self.row()
+        if self.judge is None:
+            from whileai_env.reward import task_checklist
+
+            verdict = task_checklist(row)
+            graded = {"reward": verdict["reward"], "reason": verdict.get("reason"),
+                      "markers": dict(verdict.get("markers", {})), "judge_name": "task_checklist",
+                      "judge_status": "ok", "judge_meta": {}}
+        else:
+            graded = _run_judge(self.judge, row)
+        if self.truncated:
+            graded["markers"] = {**graded.get("markers", {}), "not_truncated": 0.0}
+            graded["reward"] = 0.0
+            graded["reason"] = "truncated: the episode hit max_turns before it ended"
+        if self.done:
+            self._reward = graded
+        return dict(graded)
+
+
+def _run_judge(judge: Callable[[dict], Any], row: dict[str, Any]) -> dict[str, Any]:
+    from whileai_env.judging import Verdict, normalise_verdict
+
+    name = getattr(judge, "__name__", type(judge).__name__)
+    try:
+        verdict = normalise_verdict(judge(copy.deepcopy(row)))
+    except Exception as exc:
+        verdict = Verdict("error", None, f"the judge raised {type(exc).__name__}", {}, {"error": str(exc)})
+    return {"reward": verdict.reward, "reason": verdict.reason, "markers": dict(verdict.markers),
+            "judge_name": name, "judge_status": verdict.status, "judge_meta": dict(verdict.meta)}
+
+
+_TASK_KEYS = ("task_id", "scenario_id", "scenario_dimensions", "seed", "situation", "phrasing", "repeats",
+              "prompt", "world", "fault_plan", "privileged")
+
+
+def _task_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    source: Mapping[str, Any] = row
+    info = row.get("info")
+    if isinstance(info, str):
+        try:
+            info = json.loads(info)
+        except json.JSONDecodeError:
+            info = None
+    if "world" not in row and isinstance(info, Mapping):
+        source = {**info, **{k: v for k, v in row.items() if k in _TASK_KEYS and k not in info}}
+    return {k: source[k] for k in _TASK_KEYS if k in source}

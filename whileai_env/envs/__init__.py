@@ -1,0 +1,1 @@
+"""Faces on the episode engine: Gymnasium (``envs.gym``) and verifiers (``envs.verifiers``)."""

@@ -1,0 +1,183 @@
+"""The Gymnasium face: ``gymnasium.make("whileai/agent", spec=...)``.
+
+A thin adapter over :class:`~whileai_env.engine.Episode`: ``reset`` picks a task and returns the
+opening messages, ``step`` passes the agent's turn to ``Episode.step``. The reward is 0 on every
+step but the last, where it is the episode's grade (``task_checklist`` or your ``judge``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any, ClassVar
+
+import gymnasium as gym
+
+from whileai_env.engine import DEFAULT_ERROR_BUDGET, Episode
+from whileai_env.envs.spaces import AgentAction, AnyText, MessageList
+from whileai_env.spec import Spec, load_spec
+from whileai_env.tasks import Task, draw_tasks
+from whileai_env.transcript import render_messages, render_tools
+from whileai_env.user import DEFAULT_AVG_TURNS
+
+OBSERVATIONS = ("messages", "text")
+
+
+class AgentEnv(gym.Env):
+    """A tool-using agent's environment: one task per episode, one agent turn per step.
+
+    Args:
+        spec: a spec path, dict or :class:`~whileai_env.Spec`.
+        tasks: a list of tasks (``Task`` or their dicts), a JSONL file of a previous run's rows or
+            tasks, or ``None`` to draw ``situations`` from the grid with ``mode`` and ``seed``.
+        fault_rate: share of faulted cells that keep their fault (default 0.5, 0.8 in ``rl``).
+        max_turns: agent turns before truncation (default ``2 * avg_turns``).
+        user: ``None`` (template user), a callable, or ``"openai:MODEL"``.
+        observation: ``"messages"`` (the OpenAI message list) or ``"text"`` (a rendered transcript,
+            tools listed first).
+        render_mode: ``"ansi"`` (``render()`` returns the transcript) or ``"human"`` (prints it).
+
+    ``reset(options={"task_id": ...})`` or ``options={"task": task}`` plays a given task;
+    otherwise the task is drawn with the env's ``np_random``, so ``reset(seed=s)`` is repeatable.
+
+    >>> import gymnasium, whileai_env                                                    # doctest: +SKIP
+    >>> env = gymnasium.make("whileai/agent-v0", spec="configs/specs/order-support.json")  # doctest: +SKIP
+    >>> obs, info = env.reset(seed=0)                                                     # doctest: +SKIP
+    """
+
+    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+
+    def __init__(
+        self,
+        spec: Spec | str | Path | Mapping | None = None,
+        tasks: Iterable[Task | Mapping] | str | Path | None = None,
+        *,
+        mode: str = "explore",
+        situations: int = 200,
+        seed: int = 0,
+        fault_rate: float | None = None,
+        max_turns: int | None = None,
+        avg_turns: int = DEFAULT_AVG_TURNS,
+        error_budget: int = DEFAULT_ERROR_BUDGET,
+        user: Any = None,
+        judge: Callable[[dict], Any] | None = None,
+        execute: Callable[[str, dict], Any] | None = None,
+        observation: str = "messages",
+        render_mode: str | None = None,
+    ) -> None:
+        if spec is None:
+            raise ValueError("AgentEnv needs spec= (a spec path, dict or whileai_env.Spec)")
+        if observation not in OBSERVATIONS:
+            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.spec_ = load_spec(spec)
+        self.tasks = _load_tasks(tasks, self.spec_, mode=mode, situations=situations, seed=seed, fault_rate=fault_rate)
+        if not self.tasks:
+            raise ValueError("AgentEnv has no tasks to play")
+        self._by_id = {t.task_id: t for t in self.tasks}
+        self.observation = observation
+        self.render_mode = render_mode
+        self._episode_kwargs = {
+            "user": user, "avg_turns": avg_turns, "max_turns": max_turns, "error_budget": error_budget,
+            "judge": judge, "execute": execute,
+        }
+        self.observation_space = MessageList() if observation == "messages" else AnyText()
+        self.action_space = AgentAction(max_length=8192)
+        self.episode: Episode | None = None
+        self._tools_text = render_tools(self.spec_.openai_tools())
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+        super().reset(seed=seed)
+        task = self._choose_task(options or {})
+        self.episode = Episode(self.spec_, task, **self._episode_kwargs)
+        info = {
+            "task_id": task.task_id,
+            "scenario_id": task.scenario_id,
+            "scenario_dimensions": task.dimensions,
+            "tools": self.episode.tools,
+        }
+        return self._observe(), info
+
+    def step(self, action: Any) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        if self.episode is None:
+            raise gym.error.ResetNeeded("call reset() before step()")
+        result = self.episode.step(action)
+        reward = 0.0
+        info = dict(result.info)
+        if result.terminated or result.truncated:
+            reward = float(info.get("reward") or 0.0)
+            info["judge_status"] = self.episode.reward().get("judge_status")
+        info["new_messages"] = result.messages
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), reward, result.terminated, result.truncated, info
+
+    def render(self) -> str | None:
+        text = render_messages(self.episode.messages) if self.episode else ""
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def row(self) -> dict[str, Any]:
+        """The current episode as a schema-v1 row."""
+        if self.episode is None:
+            raise gym.error.ResetNeeded("call reset() before row()")
+        return self.episode.row()
+
+    def _choose_task(self, options: Mapping[str, Any]) -> Task:
+        unknown = set(options) - {"task_id", "task"}
+        if unknown:
+            raise ValueError(f"unknown reset options {', '.join(sorted(unknown))}; use task_id or task")
+        if "task" in options:
+            task = options["task"]
+            return task if isinstance(task, Task) else Task.from_dict(task)
+        if "task_id" in options:
+            try:
+                return self._by_id[options["task_id"]]
+            except KeyError:
+                raise ValueError(f"no task {options['task_id']!r} in this env ({len(self.tasks)} tasks)") from None
+        return self.tasks[int(self.np_random.integers(len(self.tasks)))]
+
+    def _observe(self) -> Any:
+        assert self.episode is not None
+        if self.observation == "messages":
+            return [dict(m) for m in self.episode.messages]
+        return f"Tools:\n{self._tools_text}\n\n{render_messages(self.episode.messages)}"
+
+
+def _load_tasks(
+    tasks: Iterable[Task | Mapping] | str | Path | None,
+    spec: Spec,
+    *,
+    mode: str,
+    situations: int,
+    seed: int,
+    fault_rate: float | None,
+) -> list[Task]:
+    if tasks is None:
+        return draw_tasks(spec, situations, mode=mode, seed=seed, fault_rate=fault_rate)
+    if isinstance(tasks, str | Path):
+        path = Path(tasks)
+        items = []
+        with path.open(encoding="utf-8") as fh:
+            for number, line in enumerate(fh, 1):
+                if not line.strip():
+                    continue
+                try:
+                    items.append(json.loads(line))
+                except json.JSONDecodeError as exc:
+                    raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
+        tasks = items
+    from whileai_env.engine import _task_columns
+
+    out: list[Task] = []
+    seen: set[str] = set()
+    for item in tasks:
+        task = item if isinstance(item, Task) else Task.from_dict(_task_columns(item))
+        if task.task_id not in seen:
+            seen.add(task.task_id)
+            out.append(task)
+    return out
