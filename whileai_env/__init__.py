@@ -7,37 +7,57 @@
 
 from __future__ import annotations
 
+import gymnasium as _gymnasium
+
+from whileai_env.analysis import PassAt, pass_at
+from whileai_env.engine import Episode, EpisodeOver, StepResult
 from whileai_env.errors import MissingExtraError, SpecError, WhileaiError
 from whileai_env.faults import FaultRule, FaultSchedule
 from whileai_env.grid import Cell, Grid, build_grid
+from whileai_env.judging import JUDGE_STATUSES, Verdict, judge_report, normalise_verdict, run_judge
 from whileai_env.policy import Clause, split_policy
 from whileai_env.spec import Spec, Tool, load_spec
 from whileai_env.tasks import TOPOLOGY, Privileged, Task, Topology, WorldPlan, draw_tasks, make_task
+from whileai_env.user import SimulatedUser
 from whileai_env.writer import write_opener
+
+if "whileai/agent-v0" not in _gymnasium.registry:
+    _gymnasium.register(id="whileai/agent-v0", entry_point="whileai_env.envs.gym:AgentEnv")
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "JUDGE_STATUSES",
     "TOPOLOGY",
     "Cell",
     "Clause",
+    "Episode",
+    "EpisodeOver",
     "FaultRule",
     "FaultSchedule",
     "Grid",
     "MissingExtraError",
+    "PassAt",
     "Privileged",
+    "SimulatedUser",
     "Spec",
     "SpecError",
+    "StepResult",
     "Task",
     "Tool",
     "Topology",
+    "Verdict",
     "WhileaiError",
     "WorldPlan",
     "__version__",
     "build_grid",
     "draw_tasks",
+    "judge_report",
     "load_spec",
     "make_task",
+    "normalise_verdict",
+    "pass_at",
+    "run_judge",
     "split_policy",
     "write_opener",
 ]
