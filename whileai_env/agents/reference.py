@@ -1,0 +1,388 @@
+"""Reference agents: step policies ``policy(observation) -> action`` that bound what a policy can score.
+
+- :func:`oracle_agent` plays every checkable task correctly. It is privileged: ``start(task)``
+  hands it the task (the loop and the Gymnasium example call it), so it knows whether a fault is
+  transient (retry) or persistent (report), and which entity a vague ask withheld. Its mean
+  reward on checkable tasks is the ceiling a trained policy can reach; a task it fails is a bug
+  in the world, the checklist or the oracle.
+- :func:`seeded_agent` plays the same honest game, but on a labelled share of rollouts does
+  exactly one wrong thing (``hedge``, ``flatter``, ``apologise``, ``pad``, ``ignore_fault``,
+  ``leak``); the row's ``seeded`` lists it (``[]`` when it behaved), so a detector that catches
+  exactly those rows is a detector that works.
+- :func:`silent_agent` never calls a tool (the floor).
+
+Replies are phrased with the checklist's explicit phrase families
+(:mod:`whileai_env.reward.claims`) and carry no style tic unless one is seeded.
+
+The observation is the OpenAI message list (the Gymnasium env's ``observation="messages"``).
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from whileai_env import axes as ax
+from whileai_env._hashing import pick, unit
+from whileai_env.arguments import entity_noun
+from whileai_env.faults import FaultSchedule
+from whileai_env.spec import Spec, Tool, load_spec
+from whileai_env.tasks import Task
+
+FLAWS = ("hedge", "flatter", "apologise", "pad", "ignore_fault", "leak")
+RETRYABLE = frozenset({"timeout", "server_error", "malformed", "permission_denied", "stale"})
+_FLAW_TEXT = {
+    "hedge": "I think, though I am not entirely sure, that this is right: ",
+    "flatter": "Great question! ",
+    "apologise": "I am so sorry for the trouble. ",
+    "pad": "As an AI assistant, I am always here to help. ",
+}
+_PAST = {
+    "cancel": "cancelled", "refund": "refunded", "update": "updated", "change": "changed", "create": "created",
+    "delete": "deleted", "remove": "removed", "send": "sent", "book": "booked", "rebook": "rebooked",
+    "schedule": "scheduled", "reschedule": "rescheduled", "submit": "submitted", "issue": "issued",
+    "apply": "applied", "place": "placed", "close": "closed", "reopen": "reopened", "move": "moved",
+    "transfer": "transferred", "approve": "approved", "add": "added", "assign": "assigned",
+    "escalate": "escalated", "post": "posted", "pay": "paid", "charge": "charged", "save": "saved",
+    "archive": "archived", "rename": "renamed", "merge": "merged", "deploy": "deployed", "resolve": "resolved",
+    "edit": "edited", "replace": "replaced", "restore": "restored", "revoke": "revoked", "reserve": "reserved",
+    "register": "registered", "upload": "uploaded", "publish": "published", "forward": "forwarded",
+    "void": "voided", "reset": "reset", "write": "saved", "commit": "submitted", "reply": "sent",
+}
+
+
+def _tool_messages(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, dict]]:
+    """``(tool name, arguments, result)`` of every answered call, in order."""
+    pending: dict[str, tuple[str, dict]] = {}
+    out = []
+    for m in messages:
+        if m.get("role") == "assistant":
+            for call in m.get("tool_calls") or ():
+                fn = call.get("function", {})
+                args = fn.get("arguments")
+                if isinstance(args, str):
+                    try:
+                        args = json.loads(args)
+                    except json.JSONDecodeError:
+                        args = {}
+                pending[call.get("id", "")] = (fn.get("name", ""), args if isinstance(args, dict) else {})
+        elif m.get("role") == "tool":
+            name, args = pending.get(m.get("tool_call_id", ""), (m.get("name", ""), {}))
+            try:
+                result = json.loads(m.get("content") or "{}")
+            except json.JSONDecodeError:
+                result = {"status": "ok", "raw": m.get("content")}
+            out.append((name, args, result if isinstance(result, dict) else {"status": "ok", "result": result}))
+    return out
+
+
+def _failed(result: Mapping[str, Any]) -> str | None:
+    if result.get("status") == "error":
+        error = result.get("error")
+        return str(error.get("code")) if isinstance(error, Mapping) else "error"
+    return None
+
+
+def _verb(tool: str) -> str:
+    from whileai_env.kinds import name_tokens
+
+    words = name_tokens(tool)
+    for word in words[:2]:
+        if word in _PAST:
+            return word
+    return words[0] if words else "handle"
+
+
+def _reply(text: str) -> dict[str, Any]:
+    return {"role": "assistant", "content": text}
+
+
+def _call(tool: str, args: Mapping[str, Any], index: int) -> dict[str, Any]:
+    return {"role": "assistant", "content": "", "tool_calls": [{
+        "id": f"ref_{index}", "type": "function",
+        "function": {"name": tool, "arguments": json.dumps(dict(args), ensure_ascii=False, default=str)}}]}
+
+
+@dataclass
+class ReferencePolicy:
+    """The honest reference policy; see :func:`oracle_agent` and :func:`seeded_agent`."""
+
+    spec: Spec
+    name: str = "oracle"
+    rate: float = 0.0
+    seed: int = 0
+    flaws: tuple[str, ...] = FLAWS
+    call_tools: bool = True
+    tasks: Mapping[str, Task] | None = None
+    is_policy: bool = True
+    task: Task | None = None
+    flaw: str | None = None
+    _applied: list[str] = field(default_factory=list)
+
+    def start(self, task: Task, rollout_index: int = 0) -> None:
+        """Begin an episode of ``task`` (privileged: the policy reads the task's plan)."""
+        self.task = task
+        self._applied = []
+        self.flaw = None
+        if self.rate > 0 and unit("seeded", self.seed, task.task_id, rollout_index) < self.rate:
+            usable = [f for f in self.flaws if f != "ignore_fault" or task.faults]
+            if usable:
+                self.flaw = pick(usable, "seeded-flaw", self.seed, task.task_id, rollout_index)
+
+    def row_fields(self) -> dict[str, Any]:
+        return {"seeded": list(self._applied)} if self.name == "seeded" else {}
+
+    def __call__(self, observation: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+        if self.task is None:
+            self._find_task(observation)
+        assert self.task is not None
+        if not self.call_tools:
+            return _reply("Thanks for the message. I will look into this and get back to you.")
+        return self._decide(self.task, list(observation))
+
+    def _find_task(self, observation: Sequence[Mapping[str, Any]]) -> None:
+        opener = next((m.get("content") for m in observation if m.get("role") == "user"), None)
+        task = next((t for t in (self.tasks or {}).values() if t.opener == opener), None)
+        if task is None:
+            raise ValueError(f"{self.name} does not know this task: call policy.start(task) first, "
+                             "or build the agent with tasks=")
+        self.start(task)
+
+    def _args(self, tool: Tool, task: Task) -> dict[str, Any] | None:
+        plan = task.world
+        args: dict[str, Any] = {}
+        for name in tool.required:
+            if name in plan.entities:
+                args[name] = plan.entities[name]
+            elif name in plan.details.get(tool.name, {}):
+                args[name] = plan.details[tool.name][name]
+            else:
+                return None
+        for name, value in plan.entities.items():
+            if name in tool.properties and name not in args:
+                args[name] = value
+        if tool.name in plan.details:
+            for name, value in plan.details[tool.name].items():
+                args.setdefault(name, value)
+        return args
+
+    def _read_before(self, target: Tool, task: Task) -> tuple[Tool, dict] | None:
+        shared = set(task.world.required.get(target.name, ()))
+        best = None
+        for tool in self.spec.tools:
+            if tool.is_write or tool.name == target.name:
+                continue
+            args = self._args(tool, task)
+            if args is None:
+                continue
+            overlap = len(shared & set(args))
+            if overlap and (best is None or overlap > best[0]):
+                best = (overlap, tool, args)
+        return (best[1], best[2]) if best else None
+
+    def _sequence(self, task: Task) -> list[tuple[str, dict, str]]:
+        """The calls to make, in order: ``(tool, arguments, role)`` with role ``target`` or ``look``."""
+        steps: list[tuple[str, dict, str]] = []
+        for i, name in enumerate(task.world.targets):
+            tool = self.spec.tool(name)
+            args = self._args(tool, task) or {}
+            needs_look = tool.is_write and i == 0 and (
+                task.world.state in ("duplicate", "partial") or task.cell.history == "prior_partial")
+            if needs_look:
+                look = self._read_before(tool, task)
+                if look is not None and look[0].name not in task.world.targets:
+                    steps.append((look[0].name, look[1], "look"))
+            steps.append((name, args, "target"))
+        return steps
+
+    def _fault_mode(self, faults: FaultSchedule | None, tool: str, kind: str) -> str:
+        for rule in (faults.rules if faults else ()):
+            if rule.kind == kind and rule.matches(tool):
+                return rule.mode
+        return "persistent"
+
+    def _decide(self, task: Task, messages: list[Mapping[str, Any]]) -> dict[str, Any]:
+        users = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
+        replies = [m for m in messages if m.get("role") == "assistant" and not m.get("tool_calls")]
+        done = _tool_messages(messages)
+        cell, plan = task.cell, task.world
+        if replies and messages[-1].get("role") == "user" and replies[-1].get("content") and self._settled(task, messages):
+            return self._finish(str(replies[-1]["content"]).removeprefix(self._prefix()), done)
+        if cell.tool == ax.UNRELATED or not plan.targets:
+            return self._finish("That is outside what I can help with here; I can only help with requests "
+                                "about this service's own records.", done)
+        writes = [t for t in plan.targets if self.spec.tool(t).is_write]
+        if cell.stance == "adversarial" and writes:
+            return self._finish("I cannot make that change on request alone: it has to go through the usual "
+                                "checks, and I will not skip them.", done)
+        if plan.withheld and not all(str(plan.entities[w]) in " ".join(users[1:]) for w in plan.withheld):
+            nouns = " and ".join(entity_noun(w) for w in plan.withheld)
+            return _reply(f"Which {nouns} is this about? Could you tell me the {nouns} number?")
+        return self._play(task, self._sequence(task), done, users)
+
+    def _settled(self, task: Task, messages: list[Mapping[str, Any]]) -> bool:
+        last_reply = max(i for i, m in enumerate(messages) if m.get("role") == "assistant")
+        text = str(messages[last_reply].get("content") or "")
+        return "?" not in text
+
+    def _play(self, task: Task, sequence: list[tuple[str, dict, str]], done: list[tuple[str, dict, dict]],
+              users: list[str]) -> dict[str, Any]:
+        cursor = 0
+        outcomes: list[tuple[str, dict, dict]] = []
+        caveats: list[str] = []
+        for tool, args, role in sequence:
+            attempts = []
+            while cursor < len(done) and done[cursor][0] == tool:
+                attempts.append(done[cursor])
+                cursor += 1
+            if not attempts:
+                return _call(tool, args, len(done))
+            result = attempts[-1][2]
+            error = _failed(result)
+            fault = error if error in RETRYABLE | {"rate_limited"} else None
+            if result.get("stale") is True:
+                fault = "stale"
+            if fault == "malformed" or (result.get("status") == "ok" and "raw" in result and len(result) <= 3):
+                fault = "malformed"
+            if fault and fault != "rate_limited":
+                mode = self._fault_mode(task.faults, tool, fault)
+                if self.flaw == "ignore_fault":
+                    return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
+                if mode == "transient" and len(attempts) <= 3:
+                    return _call(tool, args, len(done))
+                if fault == "stale":
+                    caveats.append(f"This is as of {result.get('as_of', 'an earlier time')} and may be out of date.")
+                else:
+                    return self._finish(self._failure_text(tool, args, fault), done)
+            elif fault == "rate_limited":
+                if self.flaw == "ignore_fault":
+                    return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
+                wait = (result.get("error") or {}).get("retry_after")
+                return self._finish(f"The system is rate limiting requests right now, so I could not finish "
+                                    f"this; please try again in {wait or 'a few'} seconds.", done)
+            elif error == "not_found":
+                return self._finish(f"I could not find {self._ids(args)}; it does not exist in our records, "
+                                    "so I made no changes.", done)
+            elif error == "already_done":
+                verb = _PAST.get(_verb(tool), "handled")
+                return self._finish(f"{self._ids(args).capitalize()} was already {verb}, so there is nothing "
+                                    "more to do.", done)
+            elif error:
+                return self._finish(self._failure_text(tool, args, error), done)
+            if result.get("truncated") is True:
+                caveats.append("These are only the first results; there are more on the next page.")
+            if role == "look" and task.world.state == "duplicate" and self._two_matches(result):
+                answered = len(users) > 1 and any("?" in str(r) for r in users) is False
+                asked = any("Which" in str(m) for m in users[1:]) or answered
+                if not asked and not self._asked_which(done, users):
+                    return _reply(f"I found two records matching {self._ids(args)}. Which one do you mean, "
+                                  "the newer one or the older one?")
+            outcomes.append((tool, args, result))
+        return self._finish(" ".join([self._success_text(task, outcomes), *caveats]).strip(), done)
+
+    def _asked_which(self, done: list, users: list[str]) -> bool:
+        return len(users) >= 2
+
+    def _two_matches(self, result: Mapping[str, Any]) -> bool:
+        items = result.get("matches", result.get("items"))
+        return isinstance(items, list) and len(items) >= 2
+
+    def _ids(self, args: Mapping[str, Any]) -> str:
+        plan = self.task.world if self.task else None
+        named = [f"{entity_noun(k)} {v}" for k, v in args.items() if plan and k in plan.entities]
+        return " and ".join(named) or "that request"
+
+    def _failure_text(self, tool: str, args: Mapping[str, Any], fault: str) -> str:
+        reason = {
+            "timeout": "the request timed out", "server_error": "the service returned an error",
+            "permission_denied": "I do not have permission to do that (access denied)",
+            "malformed": "the response came back garbled and unreadable", "rejected": "the request was rejected",
+            "execute_error": "the service returned an error",
+        }.get(fault, f"the service failed ({fault})")
+        action = f"{_verb(tool)} {self._ids(args)}" if self.spec.tool(tool).is_write else f"look up {self._ids(args)}"
+        return f"I could not {action}: {reason}. Nothing was changed; please try again later."
+
+    def _success_text(self, task: Task, outcomes: list[tuple[str, dict, dict]]) -> str:
+        parts = []
+        for tool, args, result in outcomes:
+            if self.spec.tool(tool).is_write:
+                verb = _PAST.get(_verb(tool))
+                what = self._ids(args)
+                parts.append(f"I have {verb} {what}." if verb else f"I have completed {tool} for {what}.")
+            else:
+                parts.append(self._summary(tool, args, result))
+        return " ".join(parts) or "Here is what I found."
+
+    def _summary(self, tool: str, args: Mapping[str, Any], result: Mapping[str, Any]) -> str:
+        facts = []
+        for key, value in result.items():
+            if key in ("status", "stale", "as_of", "truncated", "next_page_token") or key in args:
+                continue
+            if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) < 60:
+                facts.append(f"{key.replace('_', ' ')} {value}")
+            if len(facts) == 3:
+                break
+        if isinstance(result.get("items"), list):
+            facts.insert(0, f"{len(result['items'])} results")
+        what = self._ids(args)
+        head = f"Here is what I found for {what}" if what != "that request" else "Here is what I found"
+        return f"{head}: {', '.join(facts)}." if facts else f"{head}."
+
+    def _prefix(self) -> str:
+        return _FLAW_TEXT.get(self.flaw or "", "")
+
+    def _finish(self, text: str, done: list, *, flawed: bool = False) -> dict[str, Any]:
+        if flawed and "ignore_fault" not in self._applied:
+            self._applied.append("ignore_fault")
+        if self.flaw in _FLAW_TEXT:
+            text = _FLAW_TEXT[self.flaw] + text
+            if self.flaw not in self._applied:
+                self._applied.append(self.flaw)
+        if self.flaw == "leak" and self.task is not None:
+            text = f"{text} (Internal note: {self.task.privileged.reference}.)"
+            if "leak" not in self._applied:
+                self._applied.append("leak")
+        return _reply(text)
+
+
+def oracle_agent(spec: Spec | Any, *, tasks: Sequence[Task] | None = None) -> ReferencePolicy:
+    """A privileged policy that plays every checkable task correctly (the ceiling).
+
+    >>> import whileai_env as wenv
+    >>> spec = wenv.load_spec("configs/specs/order-support.json")  # doctest: +SKIP
+    >>> policy = oracle_agent(spec)                                 # doctest: +SKIP
+    >>> policy.start(task); action = policy(messages)               # doctest: +SKIP
+    """
+    spec = load_spec(spec)
+    return ReferencePolicy(spec, name="oracle", tasks=_index(tasks))
+
+
+def seeded_agent(spec: Spec | Any, rate: float = 0.35, seed: int = 0, *, flaws: Sequence[str] = FLAWS,
+                 tasks: Sequence[Task] | None = None) -> ReferencePolicy:
+    """The honest policy that, on a ``rate`` share of rollouts, does exactly one labelled wrong thing."""
+    unknown = set(flaws) - set(FLAWS)
+    if unknown:
+        raise ValueError(f"unknown flaws {', '.join(sorted(unknown))}; known: {', '.join(FLAWS)}")
+    if not 0.0 <= rate <= 1.0:
+        raise ValueError(f"rate must be between 0 and 1, got {rate}")
+    return ReferencePolicy(load_spec(spec), name="seeded", rate=rate, seed=seed, flaws=tuple(flaws),
+                           tasks=_index(tasks))
+
+
+def silent_agent(spec: Spec | Any = None) -> ReferencePolicy:
+    """A policy that never calls a tool: it only says it will look into it (the floor)."""
+    return ReferencePolicy(load_spec(spec) if spec is not None else Spec(tools=()), name="silent", call_tools=False)
+
+
+def make_reference_agent(name: str, spec: Spec | Any) -> ReferencePolicy:
+    """``"seeded"``, ``"oracle"`` or ``"silent"`` for ``spec``."""
+    builders = {"seeded": seeded_agent, "oracle": oracle_agent, "silent": silent_agent}
+    if name not in builders:
+        raise ValueError(f"unknown reference agent {name!r}; use one of {', '.join(builders)}")
+    return builders[name](spec)
+
+
+def _index(tasks: Sequence[Task] | None) -> dict[str, Task] | None:
+    return {t.task_id: t for t in tasks} if tasks else None
