@@ -4,6 +4,7 @@ import pytest
 
 import whileai_env as wenv
 from whileai_env.texture import TEXTURES, apply_texture
+from whileai_env.writer import spoken_value, stated_values
 
 
 def test_variety_on_1000_draws_from_a_five_tool_spec(order_spec):
@@ -47,10 +48,36 @@ def test_every_written_opener_keeps_ids_under_every_texture(order_spec):
     by_texture = defaultdict(int)
     for task in tasks:
         by_texture[task.texture] += 1
-        if task.cell.ask != "vague":
-            for value in task.world.protected_strings():
-                assert value in task.opener
+        if task.cell.ask != "vague" and task.world.targets:
+            for value in task.world.entities.values():
+                assert str(value) in task.opener
+            # Stated details as spoken: the plan's value, less trailing punctuation and underscores.
+            spoken = stated_values(task.world, order_spec)
+            assert len(spoken) == sum(len(d) for d in task.world.details.values())
+            for value in spoken:
+                assert value and value in task.opener, (value, task.opener)
     assert set(by_texture) == set(TEXTURES)
+
+
+def test_spoken_values_say_what_the_plan_says():
+    assert spoken_value("Running about ten minutes late, sorry.") == "Running about ten minutes late, sorry"
+    assert spoken_value("customer_request", {"enum": ["customer_request", "lost"]}) == "customer request"
+    assert spoken_value("u_734236", {"type": "string"}) == "u_734236"
+    assert spoken_value(59.7) == "59.7"
+    assert spoken_value(True) == "yes"
+    assert spoken_value(["a@x.io", "b@x.io"]) == "a@x.io and b@x.io"
+    assert spoken_value({"city": "Leeds", "line1": "1 Main St", "street": "1 Main St", "line2": None}) == "1 Main St, Leeds"
+    assert spoken_value({"parcels": [{"kg": 2}]}) == "{\"parcels\": [{\"kg\": 2}]}"
+
+
+def test_textures_keep_sentence_case_and_tidy_spacing():
+    text = "Hello there. I need the order ORD-4412 fixed ASAP please, I'm about to board. The rest is fine."
+    run_on = apply_texture(text, "run_on", ["ORD-4412"], key=3)
+    assert " i " not in run_on and "I'm" in run_on
+    clipped = apply_texture(text, "clipped", ["ORD-4412"], key=3)
+    assert clipped == "I need order ORD-4412 fixed ASAP, I'm about to board. Rest is fine."
+    protected = apply_texture("Please say  \"keep  this ,\" now .", "clipped", ["keep  this ,"], key=1)
+    assert "keep  this ," in protected and " ." not in protected
 
 
 def test_persona_tone_texture_are_kept_on_the_task(order_spec):

@@ -9,8 +9,9 @@ situation, each played ``repeats`` (k) times.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+import itertools
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -215,7 +216,7 @@ class Task:
 def _locators(tool: Tool) -> list[str]:
     props = tool.properties
     names = [n for n in props if argument_role(n, props[n]) == "locator"]
-    required = [n for n in names if n in tool.required]
+    required = [n for n in tool.required if n in names]
     return required or names[:1]
 
 
@@ -254,7 +255,7 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
         for name in tool.required:
             if name in locs:
                 continue
-            stated[name] = detail_value(name, tool.properties.get(name), *key, target)
+            stated[name] = detail_value(name, tool.properties.get(name), *key, target, root=tool.parameters)
         details[target] = stated
     withheld = tuple(entities) if cell.ask == "vague" else ()
     clause = None
@@ -327,7 +328,7 @@ def make_task(
     """Build the task for one phrasing of one situation of ``cell``."""
     key = (seed, cell.scenario_id, situation)
     plan = plan_world(cell, spec, key=key)
-    faults = schedule_for_cell(cell, plan.targets, key=key, fault_rate=fault_rate)
+    faults = schedule_for_cell(cell, plan.targets, key=key, fault_rate=fault_rate, spec=spec)
     opener = write_opener(cell, plan, spec, phrasing=phrasing, key=key)
     privileged = Privileged(
         hidden_state=freeze(_hidden_state(cell, plan, faults)),
@@ -359,6 +360,89 @@ def _risk(cell: Cell, spec: Spec) -> float:
     return risk
 
 
+def iter_situations(
+    spec: Spec | Any,
+    *,
+    mode: str = "explore",
+    seed: int = 0,
+    phrasings: int | None = None,
+    repeats: int | None = None,
+    fault_rate: float | None = None,
+    grid: Grid | None = None,
+    hard_share: float = 0.4,
+    candidates: int = 3,
+) -> Iterator[list[Task]]:
+    """Draw situations one at a time, without end: each item is one situation's phrasings.
+
+    ``draw_tasks(spec, n, ...)`` is the first ``n`` items flattened, so a loop that does not
+    know how many situations it needs (a budget with lost rollouts, an adaptive stop) can pull
+    more and still get exactly the tasks a fixed draw would have given.
+    """
+    spec = load_spec(spec)
+    if not 0.0 <= hard_share <= 1.0:
+        raise ValueError(f"hard_share must be between 0 and 1, got {hard_share}")
+    if candidates < 1:
+        raise ValueError(f"candidates must be at least 1, got {candidates}")
+    topo = topology(mode, phrasings, repeats)
+    rate = (RL_FAULT_RATE if mode == "rl" else DEFAULT_FAULT_RATE) if fault_rate is None else float(fault_rate)
+    if not 0.0 <= rate <= 1.0:
+        raise ValueError(f"fault_rate must be between 0 and 1, got {rate}")
+    grid = grid if grid is not None else build_grid(spec)
+    return _draw(spec, grid, topo, rate, seed=seed, hard_share=hard_share, candidates=candidates)
+
+
+def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, hard_share: float,
+          candidates: int) -> Iterator[list[Task]]:
+    cells = list(grid.cells)
+    hard = [c for c in cells if c.hard]
+    easy = [c for c in cells if not c.hard]
+    risk = np.array([_risk(c, spec) for c in cells])
+    index = {c.scenario_id: i for i, c in enumerate(cells)}
+    hard_idx = np.array([index[c.scenario_id] for c in hard], dtype=int)
+    easy_idx = np.array([index[c.scenario_id] for c in easy], dtype=int)
+    visits = np.zeros(len(cells))
+    value_ids: dict[tuple[str, str], int] = {}
+    coords = np.array([
+        [value_ids.setdefault(item, len(value_ids)) for item in c.coordinates().items()] for c in cells
+    ])
+    value_counts = np.zeros(len(value_ids))
+    recent: list[np.ndarray] = []
+    owner: dict[str, str] = {}
+    s = 0
+    while True:
+        idx = hard_idx if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx) else easy_idx
+        novelty = (1.0 / (1.0 + value_counts[coords[idx]])).sum(axis=1)
+        weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
+        r = rng("draw", seed, s)
+        chosen = r.choices(idx.tolist(), weights=weights.tolist(), k=min(candidates, len(idx)))
+        options = [
+            make_task(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0,
+                      repeats=topo.repeats, fault_rate=rate)
+            for i in chosen
+        ]
+        recent_matrix = np.stack(recent[-64:]) if recent else None
+        pick_i = most_novel([t.opener for t in options], recent_matrix, key=(seed, s))
+        first = options[pick_i]
+        ci = chosen[pick_i]
+        visits[ci] += 1
+        value_counts[coords[ci]] += 1
+        recent.append(embed(first.opener))
+        situation: list[Task] = []
+        phrasing = 0
+        for _ in range(topo.phrasings):
+            task = first if phrasing == 0 else make_task(
+                first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
+                repeats=topo.repeats, fault_rate=rate)
+            while owner.setdefault(task.opener, task.scenario_id) != task.scenario_id:
+                phrasing += 1
+                task = make_task(first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
+                                 repeats=topo.repeats, fault_rate=rate)
+            phrasing += 1
+            situation.append(task)
+        yield situation
+        s += 1
+
+
 def draw_tasks(
     spec: Spec | Any,
     situations: int = 100,
@@ -382,59 +466,41 @@ def draw_tasks(
     >>> len(tasks), all(t.opener for t in tasks)
     (3, True)
     """
-    spec = load_spec(spec)
     if situations < 0:
         raise ValueError(f"situations must be >= 0, got {situations}")
-    if not 0.0 <= hard_share <= 1.0:
-        raise ValueError(f"hard_share must be between 0 and 1, got {hard_share}")
-    topo = topology(mode, phrasings, repeats)
-    rate = (RL_FAULT_RATE if mode == "rl" else DEFAULT_FAULT_RATE) if fault_rate is None else float(fault_rate)
-    grid = grid if grid is not None else build_grid(spec)
-    cells = list(grid.cells)
-    hard = [c for c in cells if c.hard]
-    easy = [c for c in cells if not c.hard]
-    risk = np.array([_risk(c, spec) for c in cells])
-    index = {c.scenario_id: i for i, c in enumerate(cells)}
-    visits = np.zeros(len(cells))
-    value_ids: dict[tuple[str, str], int] = {}
-    coords = np.array([
-        [value_ids.setdefault(item, len(value_ids)) for item in c.coordinates().items()] for c in cells
-    ])
-    value_counts = np.zeros(len(value_ids))
-    recent: list[np.ndarray] = []
-    tasks: list[Task] = []
-    owner: dict[str, str] = {}
-    for s in range(situations):
-        pool = hard if (unit("pool", seed, s) < hard_share and hard) or not easy else easy
-        idx = np.array([index[c.scenario_id] for c in pool])
-        novelty = (1.0 / (1.0 + value_counts[coords[idx]])).sum(axis=1)
-        weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
-        r = rng("draw", seed, s)
-        chosen = r.choices(list(idx), weights=list(weights), k=min(candidates, len(idx)))
-        options = [
-            make_task(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0,
-                      repeats=topo.repeats, fault_rate=rate)
-            for i in chosen
-        ]
-        recent_matrix = np.stack(recent[-64:]) if recent else None
-        pick_i = most_novel([t.opener for t in options], recent_matrix, key=(seed, s))
-        first = options[pick_i]
-        ci = chosen[pick_i]
-        visits[ci] += 1
-        value_counts[coords[ci]] += 1
-        recent.append(embed(first.opener))
-        phrasing = 0
-        for _ in range(topo.phrasings):
-            task = first if phrasing == 0 else make_task(
-                first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
-                repeats=topo.repeats, fault_rate=rate)
-            while owner.setdefault(task.opener, task.scenario_id) != task.scenario_id:
-                phrasing += 1
-                task = make_task(first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
-                                 repeats=topo.repeats, fault_rate=rate)
-            phrasing += 1
-            tasks.append(task)
-    return tasks
+    stream = iter_situations(spec, mode=mode, seed=seed, phrasings=phrasings, repeats=repeats,
+                             fault_rate=fault_rate, grid=grid, hard_share=hard_share, candidates=candidates)
+    return [task for situation in itertools.islice(stream, situations) for task in situation]
+
+
+def rebuild_task(row: Mapping[str, Any], spec: Spec | Any) -> Task:
+    """The task a row was played on, privileged block included, from the row's public columns.
+
+    Rows on disk carry no ``privileged`` block (every export drops it); the task is a function of
+    the spec, the cell, the seed, the situation and the phrasing, so it is made again and checked
+    against the row's ``task_id``. The row's own fault plan is kept.
+    """
+    if isinstance(row.get("privileged"), Mapping) and row["privileged"].get("hidden_state"):
+        return Task.from_dict(row)
+    spec = load_spec(spec)
+    try:
+        cell = Cell.from_coordinates(row["scenario_dimensions"])
+        task = make_task(cell, spec, seed=int(row["seed"]), situation=int(row.get("situation", 0)),
+                         phrasing=int(row.get("phrasing", 0)), repeats=int(row.get("repeats", 1)), fault_rate=0.0)
+    except KeyError as exc:
+        raise ValueError(f"the row lacks the field {exc.args[0]!r} needed to rebuild its task") from None
+    if task.task_id != row.get("task_id"):
+        raise ValueError(
+            f"row {row.get('task_id')!r} was not drawn from this spec (rebuilt {task.task_id!r}); "
+            "pass the spec the run used"
+        )
+    plan = row.get("fault_plan")
+    faults = FaultSchedule.from_dict(plan) if plan else None
+    privileged = task.privileged
+    if faults:
+        hidden = {**thaw(privileged.hidden_state), "faults": faults.to_dict()}
+        privileged = Privileged(freeze(hidden), reference_sentence(cell, task.world, spec, faults), privileged.principle)
+    return replace(task, faults=faults, privileged=privileged, opener=str(row.get("prompt", task.opener)))
 
 
 def tasks_from_dicts(items: Iterable[Mapping[str, Any]]) -> list[Task]:

@@ -13,22 +13,41 @@ from collections.abc import Callable, Iterable
 from whileai_env._hashing import stable_hash
 
 _FILLER = re.compile(r"\b(?:please|the|a|an|just|really|so|very|kindly)\b\s*", re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"([.!?])\s+(\w+(?:'\w+)?)")
+_PRONOUN_I = re.compile(r"I(?:'\w+)?$")
+_SENTENCE_START = re.compile(r"([.!?]\s+)([a-z])")
+_SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.!?;:])")
+_SPACES = re.compile(r" {2,}")
 _GREETING = re.compile(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening))[^.!?]*[.!?,]\s*", re.IGNORECASE)
 
 
+def _protected_ranges(text: str, protected: Iterable[str]) -> list[tuple[int, int]]:
+    """Non-overlapping (start, end) of every protected occurrence, longest strings first.
+
+    Plain ``str.find`` rather than one compiled alternation: every opener has its own set of
+    ids, so a regex would be compiled afresh on each call of this hot path.
+    """
+    ranges: list[tuple[int, int]] = []
+    for span in sorted({p for p in protected if p}, key=len, reverse=True):
+        start = text.find(span)
+        while start != -1:
+            end = start + len(span)
+            if all(end <= a or start >= b for a, b in ranges):
+                ranges.append((start, end))
+            start = text.find(span, end)
+    return sorted(ranges)
+
+
 def _segments(text: str, protected: Iterable[str]) -> list[tuple[str, bool]]:
-    spans = sorted({p for p in protected if p}, key=len, reverse=True)
-    if not spans:
-        return [(text, False)]
-    pattern = re.compile("|".join(re.escape(p) for p in spans))
+    """Split ``text`` into (segment, is_protected) pieces around the protected strings."""
     out: list[tuple[str, bool]] = []
     last = 0
-    for m in pattern.finditer(text):
-        if m.start() > last:
-            out.append((text[last:m.start()], False))
-        out.append((m.group(0), True))
-        last = m.end()
-    if last < len(text):
+    for start, end in _protected_ranges(text, protected):
+        if start > last:
+            out.append((text[last:start], False))
+        out.append((text[start:end], True))
+        last = end
+    if last < len(text) or not out:
         out.append((text[last:], False))
     return out
 
@@ -47,7 +66,9 @@ def _typo(segment: str, key: int) -> str:
 
 
 def _run_on(segment: str, key: int) -> str:
-    return re.sub(r"([.!?])\s+(\w)", lambda m: f" {'and' if key % 2 else 'so'} {m.group(2).lower()}", segment)
+    """Join sentences with "and"/"so", lowercasing the next word unless it is the pronoun "I"."""
+    joiner = "and" if key % 2 else "so"
+    return _SENTENCE_BREAK.sub(lambda m: f" {joiner} {m.group(2) if _PRONOUN_I.match(m.group(2)) else m.group(2).lower()}", segment)
 
 
 _TRANSFORMS: dict[str, Callable[[str, int], str]] = {
@@ -60,6 +81,40 @@ _TRANSFORMS: dict[str, Callable[[str, int], str]] = {
 }
 
 TEXTURES = tuple(_TRANSFORMS)
+# Textures that delete words, leaving doubled spaces, " ," and sentences opening in lowercase
+# ("The password …" clipped to "password …"): their prose is tidied and re-capitalised. Typo
+# never touches a first letter and run-on keeps the first sentence's, so only clipping does.
+_DELETING = frozenset({"clipped"})
+
+
+def _capitalise_sentences(parts: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Uppercase the first letter of every sentence in the prose segments; protected ones stay."""
+    out = []
+    at_start = True
+    for segment, keep in parts:
+        if not keep:
+            segment = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), segment)
+            if at_start:
+                segment = re.sub(r"^(\s*)([a-z])", lambda m: m.group(1) + m.group(2).upper(), segment)
+        out.append((segment, keep))
+        text = segment.rstrip()
+        if text:
+            at_start = text[-1] in ".!?"
+    return out
+
+
+def _tidy(parts: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
+    """Collapse doubled spaces and spaces before punctuation in the prose segments only."""
+    out = []
+    previous = ""
+    for segment, keep in parts:
+        if not keep:
+            segment = _SPACE_BEFORE_PUNCT.sub(r"\1", _SPACES.sub(" ", segment))
+            if previous.endswith(" ") and segment.startswith(" "):
+                segment = segment[1:]
+        out.append((segment, keep))
+        previous = segment
+    return out
 
 
 def apply_texture(text: str, texture: str, protected: Iterable[str] = (), *, key: object = 0) -> str:
@@ -74,8 +129,9 @@ def apply_texture(text: str, texture: str, protected: Iterable[str] = (), *, key
         raise ValueError(f"unknown texture {texture!r}; known: {', '.join(_TRANSFORMS)}") from None
     seed = stable_hash("texture", texture, key, text)
     parts = [
-        seg if keep else transform(seg, seed + i)
+        (seg if keep else transform(seg, seed + i), keep)
         for i, (seg, keep) in enumerate(_segments(text, [str(p) for p in protected]))
     ]
-    out = re.sub(r"[ \t]{2,}", " ", "".join(parts)).strip()
-    return out or text
+    if texture in _DELETING:
+        parts = _capitalise_sentences(_tidy(parts))
+    return "".join(seg for seg, _ in parts).strip() or text
