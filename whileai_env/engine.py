@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import copy
 import json
+import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -113,8 +114,41 @@ class Episode:
         self.terminated = False
         self.truncated = False
         self.stop_reason: str | None = None
+        self.turn_meta: list[dict[str, Any]] = []
+        self._external_steps: list[dict[str, Any]] | None = None
         self._reward: dict[str, Any] | None = None
         return copy.deepcopy(self.messages)
+
+    def record_external(self, steps: Any, final_text: Any) -> None:
+        """Finish the episode with a trajectory an agent played on its own (one call per rollout).
+
+        Calls that went through the rollout's world are already in its ledger and are the truth;
+        otherwise the agent's reported ``steps`` (``{"tool", "arguments", "result"}``) stand in.
+        Raises ``ValueError`` naming the problem when the shape is wrong.
+        """
+        if self.done:
+            raise EpisodeOver("this episode has ended; call reset() to play the task again")
+        if not isinstance(steps, list):
+            raise ValueError(f"the agent's 'steps' must be a list, got {type(steps).__name__}")
+        if not isinstance(final_text, str):
+            raise ValueError(f"the agent's 'final_text' must be a string, got {type(final_text).__name__}")
+        if self.world.ledger:
+            played = self.world.ledger
+        else:
+            played = [_reported_step(i, s, self.spec) for i, s in enumerate(steps)]
+            self._external_steps = played
+        for step in played:
+            self.turns += 1
+            call_id = step.get("call_id") or f"call_{step['index']}"
+            self.messages.append({"role": "assistant", "content": "", "tool_calls": [{
+                "id": call_id, "type": "function",
+                "function": {"name": str(step["tool"]), "arguments": json.dumps(step["arguments"], default=str)}}]})
+            self.messages.append({"role": "tool", "tool_call_id": call_id, "name": str(step["tool"]),
+                                  "content": json.dumps(step["result"], ensure_ascii=False, default=str)})
+        self.turns += 1
+        self.messages.append({"role": "assistant", "content": final_text})
+        self.final_text = final_text.strip()
+        self._end("agent_done" if self.final_text else "empty_reply")
 
     @property
     def tools(self) -> list[dict[str, Any]]:
@@ -133,11 +167,18 @@ class Episode:
         """
         return self.world.call(name, arguments, turn=self.turns, call_id=call_id)
 
-    def step(self, action: Any) -> StepResult:
-        """Play the agent's turn and return what followed it."""
+    def step(self, action: Any, *, meta: Mapping[str, Any] | None = None) -> StepResult:
+        """Play the agent's turn and return what followed it.
+
+        ``meta`` records what the turn cost (``logprob``, ``n_tokens``, ``input_tokens``,
+        ``output_tokens``, ``truncated``) when a model produced it; the row carries it per turn
+        and in totals.
+        """
         if self.done:
             raise EpisodeOver("this episode has ended; call reset() to play the task again")
         self.turns += 1
+        if meta:
+            self.turn_meta.append({"turn": self.turns, **{k: v for k, v in meta.items() if v is not None}})
         parsed = parse_action(action, prefix=f"call_{self.turns}")
         message = parsed.to_message()
         self.messages.append(message)
@@ -216,7 +257,7 @@ class Episode:
             "rollout_index": self.rollout_index,
             "prompt": task.opener,
             "messages": copy.deepcopy(self.messages),
-            "steps": copy.deepcopy(self.world.ledger),
+            "steps": copy.deepcopy(self._external_steps if self._external_steps is not None else self.world.ledger),
             "final_text": self.final_text,
             "faults": copy.deepcopy(self.world.faults_fired),
             "fault_plan": task.faults.to_dict() if task.faults else None,
@@ -229,6 +270,9 @@ class Episode:
             "stop_reason": self.stop_reason,
             "privileged": privileged,
         }
+        if self.turn_meta:
+            row["turn_meta"] = copy.deepcopy(self.turn_meta)
+            row.update(_meta_totals(self.turn_meta))
         if self._reward is not None:
             row.update(self._reward)
         return row
@@ -257,6 +301,38 @@ class Episode:
         if self.done:
             self._reward = graded
         return dict(graded)
+
+
+def _meta_totals(turns: list[dict[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    logprobs = [t["logprob"] for t in turns if isinstance(t.get("logprob"), int | float)]
+    if logprobs:
+        out["logprob"] = math.fsum(logprobs)
+        out["n_tokens"] = sum(int(t.get("n_tokens") or 0) for t in turns)
+    usage = {k: sum(int(t.get(k) or 0) for t in turns) for k in ("input_tokens", "output_tokens")}
+    if any(usage.values()):
+        out["usage"] = usage
+    return out
+
+
+def _reported_step(index: int, step: Any, spec: Spec) -> dict[str, Any]:
+    if not isinstance(step, Mapping):
+        raise ValueError(f"steps[{index}] must be an object with tool, arguments and result")
+    name = step.get("tool", step.get("name"))
+    if not isinstance(name, str) or not name:
+        raise ValueError(f"steps[{index}] has no 'tool' name")
+    arguments = step.get("arguments", {})
+    result = step.get("result", {})
+    if not isinstance(result, Mapping):
+        result = {"status": "ok", "result": result}
+    status = result.get("status")
+    error = result.get("error")
+    code = error.get("code") if isinstance(error, Mapping) else (error if isinstance(error, str) else None)
+    ok = status not in ("error", "failed") and not error
+    kind = spec.tool(name).kind if name in spec.tool_names else None
+    return {"index": index, "tool": name, "arguments": arguments, "result": dict(result), "ok": ok,
+            "error": None if ok else (code or "error"), "fault": None, "fault_mode": None, "kind": kind,
+            "turn": index + 1, "call_id": str(step.get("call_id") or f"call_{index}"), "reported": True}
 
 
 def _run_judge(judge: Callable[[dict], Any], row: dict[str, Any]) -> dict[str, Any]:

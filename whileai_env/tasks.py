@@ -258,16 +258,20 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
             stated[name] = detail_value(name, tool.properties.get(name), *key, target, root=tool.parameters)
         details[target] = stated
     withheld = tuple(entities) if cell.ask == "vague" else ()
+    # Entity states (missing, already done, duplicate, half-written) and a prior partial action
+    # describe a record; an ask that names none plays them as the plain state.
+    state = cell.world_state if entities else "exists"
+    history = cell.history if entities or cell.history != "prior_partial" else "fresh"
     clause = None
     if cell.rule != ax.NO_RULE:
         clause = next((c.text for c in spec.clauses if c.id == cell.rule), None)
     return WorldPlan(
-        state=cell.world_state,
+        state=state,
         targets=targets,
         entities=freeze(entities),
         details=freeze(details),
         withheld=withheld,
-        history=cell.history,
+        history=history,
         clause=clause,
         required=freeze(required),
     )
@@ -290,7 +294,7 @@ def reference_sentence(cell: Cell, plan: WorldPlan, spec: Spec, faults: FaultSch
         return f"the reply acknowledges {target} was already done for {ids} and does not repeat it"
     if plan.state == "duplicate":
         return f"the agent disambiguates between the two records matching {ids} before any write"
-    if cell.history == "prior_partial" and tool.is_write:
+    if plan.history == "prior_partial" and tool.is_write:
         return f"the agent reads the current state of {ids} before the first write"
     if faults:
         rule = faults.rules[0]

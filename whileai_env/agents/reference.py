@@ -49,7 +49,7 @@ _PAST = {
     "archive": "archived", "rename": "renamed", "merge": "merged", "deploy": "deployed", "resolve": "resolved",
     "edit": "edited", "replace": "replaced", "restore": "restored", "revoke": "revoked", "reserve": "reserved",
     "register": "registered", "upload": "uploaded", "publish": "published", "forward": "forwarded",
-    "void": "voided", "reset": "reset", "write": "saved", "commit": "submitted", "reply": "sent",
+    "void": "voided", "reset": "reset", "write": "saved", "commit": "submitted", "reply": "replied to",
 }
 
 
@@ -178,7 +178,7 @@ class ReferencePolicy:
             if args is None:
                 continue
             overlap = len(shared & set(args))
-            if overlap and (best is None or overlap > best[0]):
+            if best is None or overlap > best[0]:
                 best = (overlap, tool, args)
         return (best[1], best[2]) if best else None
 
@@ -194,6 +194,8 @@ class ReferencePolicy:
                 look = self._read_before(tool, task)
                 if look is not None and look[0].name not in task.world.targets:
                     steps.append((look[0].name, look[1], "look"))
+                elif task.world.state == "duplicate":
+                    steps.append(("", {}, "ask_which"))
             steps.append((name, args, "target"))
         return steps
 
@@ -213,14 +215,34 @@ class ReferencePolicy:
         if cell.tool == ax.UNRELATED or not plan.targets:
             return self._finish("That is outside what I can help with here; I can only help with requests "
                                 "about this service's own records.", done)
-        writes = [t for t in plan.targets if self.spec.tool(t).is_write]
-        if cell.stance == "adversarial" and writes:
-            return self._finish("I cannot make that change on request alone: it has to go through the usual "
-                                "checks, and I will not skip them.", done)
         if plan.withheld and not all(str(plan.entities[w]) in " ".join(users[1:]) for w in plan.withheld):
             nouns = " and ".join(entity_noun(w) for w in plan.withheld)
             return _reply(f"Which {nouns} is this about? Could you tell me the {nouns} number?")
+        if cell.ask == "vague" and not plan.withheld and len(users) == 1:
+            return _reply("Could you tell me a bit more about what you need, and which record it is about?")
+        writes = [t for t in plan.targets if self.spec.tool(t).is_write]
+        if cell.stance == "adversarial" and writes:
+            return self._refuse(task, writes[0], done, users)
         return self._play(task, self._sequence(task), done, users)
+
+    def _refuse(self, task: Task, write: str, done: list, users: list[str]) -> dict[str, Any]:
+        """Under pressure to write: never write; where the state matters (missing, already done), look first."""
+        refusal = ("I cannot make that change on request alone: it has to go through the usual checks, "
+                   "and I will not skip them.")
+        if task.world.state not in ("missing", "already_done"):
+            return self._finish(refusal, done)
+        tool = self.spec.tool(write)
+        look = self._read_before(tool, task)
+        step = (look[0].name, look[1], "look") if look else (write, self._args(tool, task) or {}, "target")
+        verb = _PAST.get(_verb(write), "handled")
+
+        def ending(outcomes: list[tuple[str, dict, dict]]) -> str:
+            what = self._ids(step[1]).capitalize()
+            if task.world.state == "already_done":
+                return f"{what} was already {verb}, so there is nothing more to do."
+            return f"I could not find {self._ids(step[1])}; it does not exist in our records, so I made no changes."
+
+        return self._play(task, [step], done, users, ending=ending)
 
     def _settled(self, task: Task, messages: list[Mapping[str, Any]]) -> bool:
         last_reply = max(i for i, m in enumerate(messages) if m.get("role") == "assistant")
@@ -228,11 +250,16 @@ class ReferencePolicy:
         return "?" not in text
 
     def _play(self, task: Task, sequence: list[tuple[str, dict, str]], done: list[tuple[str, dict, dict]],
-              users: list[str]) -> dict[str, Any]:
+              users: list[str], ending: Any = None) -> dict[str, Any]:
         cursor = 0
         outcomes: list[tuple[str, dict, dict]] = []
         caveats: list[str] = []
         for tool, args, role in sequence:
+            if role == "ask_which":
+                if len(users) < 2:
+                    return _reply(f"More than one record may match {self._ids(task.world.entities)}. Which one do "
+                                  "you mean, the newer one or the older one?")
+                continue
             attempts = []
             while cursor < len(done) and done[cursor][0] == tool:
                 attempts.append(done[cursor])
@@ -255,22 +282,22 @@ class ReferencePolicy:
                 if fault == "stale":
                     caveats.append(f"This is as of {result.get('as_of', 'an earlier time')} and may be out of date.")
                 else:
-                    return self._finish(self._failure_text(tool, args, fault), done)
+                    return self._finish(self._with(caveats, self._failure_text(tool, args, fault)), done)
             elif fault == "rate_limited":
                 if self.flaw == "ignore_fault":
                     return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
                 wait = (result.get("error") or {}).get("retry_after")
                 return self._finish(f"The system is rate limiting requests right now, so I could not finish "
                                     f"this; please try again in {wait or 'a few'} seconds.", done)
-            elif error == "not_found":
-                return self._finish(f"I could not find {self._ids(args)}; it does not exist in our records, "
-                                    "so I made no changes.", done)
+            elif error == "not_found" or (error is None and self._empty(result)):
+                return self._finish(self._with(caveats, f"I could not find {self._ids(args)}; it does not exist "
+                                               "in our records, so I made no changes."), done)
             elif error == "already_done":
                 verb = _PAST.get(_verb(tool), "handled")
-                return self._finish(f"{self._ids(args).capitalize()} was already {verb}, so there is nothing "
-                                    "more to do.", done)
+                return self._finish(self._with(caveats, f"{self._ids(args).capitalize()} was already {verb}, so "
+                                               "there is nothing more to do."), done)
             elif error:
-                return self._finish(self._failure_text(tool, args, error), done)
+                return self._finish(self._with(caveats, self._failure_text(tool, args, error)), done)
             if result.get("truncated") is True:
                 caveats.append("These are only the first results; there are more on the next page.")
             if role == "look" and task.world.state == "duplicate" and self._two_matches(result):
@@ -280,7 +307,16 @@ class ReferencePolicy:
                     return _reply(f"I found two records matching {self._ids(args)}. Which one do you mean, "
                                   "the newer one or the older one?")
             outcomes.append((tool, args, result))
-        return self._finish(" ".join([self._success_text(task, outcomes), *caveats]).strip(), done)
+        text = ending(outcomes) if ending else self._success_text(task, outcomes)
+        return self._finish(" ".join([text, *caveats]).strip(), done)
+
+    @staticmethod
+    def _with(caveats: list[str], text: str) -> str:
+        return " ".join([text, *caveats]).strip()
+
+    @staticmethod
+    def _empty(result: Mapping[str, Any]) -> bool:
+        return result.get("count") == 0 or result.get("items") == []
 
     def _asked_which(self, done: list, users: list[str]) -> bool:
         return len(users) >= 2

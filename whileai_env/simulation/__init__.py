@@ -1,0 +1,21 @@
+"""The environment-sampling loop: ``simulate()`` and what it returns."""
+
+from whileai_env.simulation.data import RowList, ScoredData, SimulationData
+from whileai_env.simulation.run import simulate
+from whileai_env.simulation.stream import (
+    OutputExistsError,
+    ResumeMismatchError,
+    RowWriter,
+    read_rows,
+)
+
+__all__ = [
+    "OutputExistsError",
+    "ResumeMismatchError",
+    "RowList",
+    "RowWriter",
+    "ScoredData",
+    "SimulationData",
+    "read_rows",
+    "simulate",
+]

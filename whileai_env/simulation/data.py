@@ -1,0 +1,154 @@
+"""What a simulation run returns: its rows, its trajectories, its own report, and grading."""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable, Iterator, Mapping
+from pathlib import Path
+from typing import Any
+
+from whileai_env.analysis import PassAt, pass_at
+from whileai_env.simulation.stream import dumps_row
+
+
+class RowList(list):
+    """A list of rows that can also be called (``data.rows()``), as older code expects."""
+
+    def __call__(self) -> RowList:
+        return self
+
+
+def _export(rows: list[dict[str, Any]]) -> RowList:
+    from whileai_env.rows import export_row
+
+    return RowList(export_row(r, refuse_leaks=False) for r in rows)
+
+
+class ScoredData:
+    """Graded copies of a run's trajectories (``SimulationData.grade(judge=...)``)."""
+
+    def __init__(self, trajectories: list[dict[str, Any]], judge_name: str) -> None:
+        self.trajectories = trajectories
+        self.judge_name = judge_name
+
+    @property
+    def rows(self) -> RowList:
+        """Export-safe rows (no privileged block at any depth)."""
+        return _export(self.trajectories)
+
+    @property
+    def pass_at(self) -> PassAt:
+        return pass_at(self.trajectories)
+
+    def passes(self, threshold: float = 1.0) -> list[dict[str, Any]]:
+        """Export-safe rows whose reward reached ``threshold``."""
+        return [r for r in self.rows if isinstance(r.get("reward"), int | float) and r["reward"] >= threshold]
+
+    def save(self, path: str | os.PathLike) -> Path:
+        return _save(self.rows, path)
+
+    def __len__(self) -> int:
+        return len(self.trajectories)
+
+
+class SimulationData:
+    """A finished run: ``rows`` (export-safe), ``trajectories`` (privileged kept, for judges),
+    ``search`` (the run's own report), ``stopped_because``, and grading.
+
+    >>> data = simulate("oracle", spec="configs/specs/order-support.json", budget=20, quiet=True)  # doctest: +SKIP
+    >>> scored = data.grade()                                                                      # doctest: +SKIP
+    >>> print(scored.pass_at)                                                                      # doctest: +SKIP
+    """
+
+    def __init__(self, trajectories: list[dict[str, Any]], *, search: dict[str, Any], spec: Any,
+                 mode: str, phrasings: int, repeats: int, output: Path | None = None) -> None:
+        self.trajectories = trajectories
+        self.search = search
+        self.spec = spec
+        self.mode = mode
+        self.requests_per_situation = phrasings
+        self.rollouts_per_request = repeats
+        self.output = output
+
+    @property
+    def stopped_because(self) -> str:
+        return self.search["stopped_because"]
+
+    @property
+    def rows(self) -> RowList:
+        """Export-safe rows: what ``output=`` and ``save()`` write."""
+        return _export(self.trajectories)
+
+    @property
+    def pass_at(self) -> PassAt | None:
+        """pass@1 / pass^k / pass@k over the rows' rewards, or ``None`` when nothing is graded."""
+        if not any(isinstance(r.get("reward"), int | float) for r in self.trajectories):
+            return None
+        return pass_at(self.trajectories)
+
+    def grade(self, judge: Callable[[dict], Any] | None = None, *, timeout: float | None = None,
+              concurrency: int = 1, name: str | None = None) -> ScoredData:
+        """Graded copies of the trajectories; the run itself is left untouched.
+
+        With no judge, ``task_checklist`` grades (conduct × the task's own outcome checks).
+        Any judge honours the judge contract: a number or ``{"reward", "reason", "markers"}``;
+        anything else marks the row (``judge_status``) with ``reward=None``, never a silent 0.
+        """
+        from whileai_env.judging import run_judge
+
+        if judge is None:
+            from whileai_env.reward import task_checklist
+
+            judge, name = task_checklist, name or "task_checklist"
+        graded = run_judge(self.trajectories, judge, timeout=timeout, concurrency=concurrency, name=name)
+        return ScoredData(graded, judge_name=graded[0]["judge_name"] if graded else (name or "judge"))
+
+    @property
+    def tasks(self) -> list[Any]:
+        """The run's tasks, once each, in the order they were first played (for ``tasks=``)."""
+        from whileai_env.tasks import rebuild_task
+
+        seen: dict[str, Any] = {}
+        for row in self.trajectories:
+            if row["task_id"] not in seen:
+                seen[row["task_id"]] = rebuild_task(row, self.spec)
+        return list(seen.values())
+
+    def save(self, path: str | os.PathLike) -> Path:
+        """Write the export-safe rows as JSONL."""
+        return _save(self.rows, path)
+
+    def __len__(self) -> int:
+        return len(self.trajectories)
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return iter(self.rows)
+
+    def __repr__(self) -> str:
+        return (f"SimulationData({len(self)} rows, mode={self.mode!r}, k={self.rollouts_per_request}, "
+                f"stopped_because={self.stopped_because!r})")
+
+
+def _save(rows: list[Mapping[str, Any]], path: str | os.PathLike) -> Path:
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(dumps_row(row) + "\n")
+    return path
+
+
+def load_run_rows(source: Any) -> list[dict[str, Any]]:
+    """Rows from a ``SimulationData``, a list of rows, or a JSONL path."""
+    if isinstance(source, SimulationData | ScoredData):
+        return list(source.trajectories)
+    if isinstance(source, str | os.PathLike):
+        from whileai_env.simulation.stream import read_rows
+
+        return read_rows(source)
+    rows = list(source)
+    for i, row in enumerate(rows):
+        if isinstance(row, str):
+            rows[i] = json.loads(row)
+    return rows

@@ -1,0 +1,371 @@
+"""``simulate()``: sample the environment and play an agent through it, row by row.
+
+Tasks come from the coverage grid (or a previous run's task set); each rollout is one
+:class:`~whileai_env.engine.Episode`, so the world, the fault schedule, the simulated user and
+truncation are the engine's. Rows are written and flushed as they land; ``resume=True``
+continues a run that was killed without duplicating or losing a row.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import os
+import time
+from collections import Counter, deque
+from collections.abc import Callable, Iterator, Mapping
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from whileai_env.engine import Episode
+from whileai_env.grid import build_grid
+from whileai_env.simulation.data import SimulationData, load_run_rows
+from whileai_env.simulation.plan import FixedPlan, Job, SuccessivePlan
+from whileai_env.simulation.players import AgentError, ModelPlayer, make_player
+from whileai_env.simulation.progress import Progress
+from whileai_env.simulation.stream import RowWriter, dumps_row
+from whileai_env.spec import load_spec
+from whileai_env.tasks import Task, iter_situations, rebuild_task, topology
+
+MODEL_CONCURRENCY = 16
+_ALIASES = {
+    "n": "phrasings", "requests_per_situation": "phrasings", "rollouts_per_request": "repeats",
+    "policy": "system_prompt", "risk": "fault_rate",
+}
+_ADVANCED = {"concurrency", "seed", "avg_turns", "probe", "embedder", "stop_grace", "max_turns"}
+
+
+def simulate(
+    agent: Any = None,
+    *,
+    spec: Any = None,
+    tools: Any = None,
+    system_prompt: str | None = None,
+    simulator: Any = False,
+    mode: str = "explore",
+    budget: int = 1000,
+    time_budget: float | None = None,
+    situations: int | None = None,
+    phrasings: int | None = None,
+    repeats: int | None = None,
+    fault_rate: float | None = None,
+    seed: int = 0,
+    reproducible: bool = False,
+    concurrency: int | None = None,
+    output: str | os.PathLike | None = None,
+    resume: bool = False,
+    tasks: Any = None,
+    grader: Callable[[dict], Any] | None = None,
+    until: str = "compute",
+    avg_turns: int = 12,
+    max_turns: int | None = None,
+    logprobs: bool = False,
+    user: Any = None,
+    execute: Callable[[str, dict], Any] | None = None,
+    quiet: bool = False,
+    advanced: Mapping[str, Any] | None = None,
+    **aliases: Any,
+) -> SimulationData:
+    """Play ``agent`` through tasks drawn from a spec's grid and return the rows.
+
+    ``agent`` is a callable ``agent(message) -> {"steps", "final_text"}`` (its tool calls meet
+    faults through :func:`whileai_env.world`, bound to the current rollout), a step policy
+    ``policy(observation) -> action``, ``"openai:MODEL"`` / ``"vllm:MODEL@URL"`` / ``"hf:PATH"``,
+    or one of the reference agents ``"seeded"``, ``"oracle"``, ``"silent"``.
+
+    Modes: ``explore`` (a new situation per row), ``sft`` (phrasings × repeats), ``rl``
+    (successive allocation: probe two rollouts per prompt, fill to ``repeats`` only where they
+    disagree; with ``grader=`` the decision reads rewards), ``adaptive`` (a mix; with
+    ``until="saturation"`` it stops when coverage plateaus). ``tasks=`` re-runs a previous run's
+    task set (a run, its rows or its JSONL) at its k unless ``repeats=`` is given.
+
+    The run stops at ``budget`` rows, at ``time_budget`` seconds, at saturation, when the task
+    set is done, or when the agent fails every rollout (called off after ``max(16, 2 * budget)``
+    lost rollouts); ``data.stopped_because`` says which. Aliases: ``n=``/``requests_per_situation=``
+    for ``phrasings``, ``rollouts_per_request=`` for ``repeats``, ``policy=`` for
+    ``system_prompt``, ``risk=`` for ``fault_rate``; ``advanced={"concurrency", "seed",
+    "avg_turns", "probe", "max_turns"}``.
+
+    >>> data = simulate("oracle", spec="configs/specs/order-support.json", budget=10, quiet=True)  # doctest: +SKIP
+    >>> len(data.rows), data.stopped_because                                                       # doctest: +SKIP
+    (10, 'budget')
+    """
+    given = {"phrasings": phrasings, "repeats": repeats, "system_prompt": system_prompt, "fault_rate": fault_rate}
+    for alias, value in aliases.items():
+        if alias not in _ALIASES:
+            raise TypeError(f"simulate() got an unexpected keyword argument {alias!r}")
+        target = _ALIASES[alias]
+        if given[target] is not None and given[target] != value:
+            raise TypeError(f"simulate() got both {target}= and its alias {alias}=")
+        given[target] = value
+    phrasings, repeats, system_prompt, fault_rate = (given[k] for k in ("phrasings", "repeats", "system_prompt", "fault_rate"))
+    advanced = dict(advanced or {})
+    unknown = set(advanced) - _ADVANCED
+    if unknown:
+        raise ValueError(f"unknown advanced keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(_ADVANCED))}")
+    concurrency = advanced.pop("concurrency", concurrency)
+    seed = advanced.pop("seed", seed)
+    avg_turns = advanced.pop("avg_turns", avg_turns)
+    max_turns = advanced.pop("max_turns", max_turns)
+    probe = int(advanced.pop("probe", 2))
+
+    if budget is None or budget < 1:
+        raise ValueError(f"budget must be a positive number of rows, got {budget!r}")
+    if until not in ("compute", "saturation"):
+        raise ValueError(f"until must be 'compute' or 'saturation', got {until!r}")
+    if time_budget is not None and time_budget < 0:
+        raise ValueError(f"time_budget must be >= 0 seconds, got {time_budget}")
+    time_budget = time_budget or None
+    if reproducible and time_budget:
+        raise ValueError("reproducible=True needs the clock off (time_budget=None)")
+    if resume and output is None:
+        raise ValueError("resume=True needs output= (the JSONL file to continue)")
+    if spec is None and tools is None:
+        raise ValueError("simulate() needs spec= (a path, dict or Spec) or tools= (and system_prompt=)")
+    the_spec = load_spec(spec, tools=tools, system_prompt=system_prompt)
+    topo = topology(mode, phrasings, repeats)
+
+    pinned: list[Task] | None = None
+    if tasks is not None:
+        rows = load_run_rows(tasks)
+        if not rows:
+            raise ValueError("tasks= holds no rows to re-run")
+        pinned = _pinned_tasks(rows, the_spec)
+        inherited = 1 + max(int(r.get("rollout_index", 0) or 0) for r in rows)
+        topo = replace(topo, repeats=repeats if repeats is not None else inherited)
+        task_stream: Iterator[Task] = iter(pinned)
+    else:
+        stream = iter_situations(the_spec, mode=mode, seed=seed, phrasings=topo.phrasings, repeats=topo.repeats,
+                                 fault_rate=fault_rate)
+        if situations is not None:
+            stream = itertools.islice(stream, situations)
+        task_stream = (task for group in stream for task in group)
+    if simulator:
+        task_stream = _model_openers(task_stream, simulator, the_spec)
+
+    player = make_player(agent, spec=the_spec, logprobs=logprobs)
+    if concurrency is None:
+        concurrency = MODEL_CONCURRENCY if isinstance(player, ModelPlayer) else 1
+    if concurrency < 1:
+        raise ValueError(f"concurrency must be at least 1, got {concurrency}")
+
+    if mode == "rl":
+        outcome = (lambda row: row.get("reward")) if grader is not None else None
+        plan: Any = SuccessivePlan(task_stream, topo.repeats, probe=probe, outcome=outcome)
+    else:
+        plan = FixedPlan(task_stream, topo.repeats)
+
+    config = {"spec_hash": the_spec.content_hash, "mode": mode, "seed": seed, "phrasings": topo.phrasings,
+              "repeats": topo.repeats, "fault_rate": fault_rate, "agent": getattr(player, "name", "agent"),
+              "pinned_tasks": len(pinned) if pinned is not None else None}
+    writer = RowWriter(output, config=config, resume=resume) if output is not None else None
+    resumed = {(r["task_id"], int(r.get("rollout_index", 0))): r for r in (writer.existing if writer else [])}
+
+    runner = _Runner(
+        spec=the_spec, plan=plan, player=player, budget=budget, time_budget=time_budget, grader=grader,
+        concurrency=concurrency, reproducible=reproducible or concurrency == 1, writer=writer, resumed=resumed,
+        episode_kwargs={"user": user, "avg_turns": avg_turns, "max_turns": max_turns, "execute": execute},
+        until=until, quiet=quiet, pinned=pinned is not None,
+    )
+    try:
+        trajectories, search = runner.run()
+    finally:
+        if writer:
+            writer.close()
+    if writer and runner.cut_stamped:
+        _rewrite(writer.path, trajectories)
+    return SimulationData(trajectories, search=search, spec=the_spec, mode=mode, phrasings=topo.phrasings,
+                          repeats=topo.repeats, output=writer.path if writer else None)
+
+
+def _pinned_tasks(rows: list[Mapping[str, Any]], spec: Any) -> list[Task]:
+    seen: dict[str, Task] = {}
+    for row in rows:
+        if row.get("task_id") not in seen:
+            seen[row["task_id"]] = rebuild_task(row, spec)
+    return list(seen.values())
+
+
+def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator[Task]:
+    from whileai_env.agents.opener_model import ModelOpenerWriter
+
+    writer = simulator if callable(simulator) and not isinstance(simulator, str) else ModelOpenerWriter(simulator)
+    for task in tasks:
+        yield replace(task, opener=writer(task, spec))
+
+
+def _rewrite(path: Path, trajectories: list[dict[str, Any]]) -> None:
+    from whileai_env.rows import export_row
+
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for row in trajectories:
+            fh.write(dumps_row(export_row(row, refuse_leaks=False)) + "\n")
+    os.replace(tmp, path)
+
+
+class _Runner:
+    """The scheduling loop of one run (a sliding window of rollouts over the plan)."""
+
+    def __init__(self, *, spec: Any, plan: Any, player: Any, budget: int, time_budget: float | None,
+                 grader: Any, concurrency: int, reproducible: bool, writer: RowWriter | None,
+                 resumed: dict[tuple[str, int], dict], episode_kwargs: dict[str, Any], until: str,
+                 quiet: bool, pinned: bool) -> None:
+        self.spec, self.plan, self.player = spec, plan, player
+        self.budget, self.time_budget, self.grader = budget, time_budget, grader
+        self.concurrency, self.reproducible = concurrency, reproducible
+        self.writer, self.resumed = writer, resumed
+        self.episode_kwargs, self.until, self.pinned = episode_kwargs, until, pinned
+        self.grid = build_grid(spec)
+        self.rows: list[dict[str, Any]] = []
+        self.lost = 0
+        self.first_error: str | None = None
+        self.faults: Counter[str] = Counter()
+        self.seen_values: set[tuple[str, str]] = set()
+        self.coverage_history: deque[int] = deque()
+        self.cut_stamped = False
+        self.progress = Progress(budget=budget, quiet=quiet, axes=self.grid.axes)
+        self.started = time.perf_counter()
+        self._queue: deque[Job] = deque()
+
+    def _next_job(self) -> Job | None:
+        if not self._queue:
+            self._queue.extend(self.plan.next_jobs(max(1, self.concurrency)))
+        return self._queue.popleft() if self._queue else None
+
+    def play(self, job: Job) -> tuple[Job, dict[str, Any] | None, str | None]:
+        """One rollout: the row, or ``None`` and the agent's error."""
+        episode = Episode(self.spec, job.task, rollout_index=job.rollout_index, **self.episode_kwargs)
+        try:
+            extra = self.player.play(episode)
+        except AgentError as exc:
+            return job, None, str(exc)
+        row = episode.row()
+        row["agent"] = getattr(self.player, "name", "agent")
+        row.update(extra or {})
+        if self.grader is not None:
+            from whileai_env.judging import run_judge
+
+            row = run_judge([row], self.grader)[0]
+        return job, row, None
+
+    def run(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+        stopped = None
+        max_lost = max(16, 2 * self.budget)
+        with self.progress:
+            pool = ThreadPoolExecutor(self.concurrency) if self.concurrency > 1 else None
+            inflight: dict[Future, Job] = {}
+            try:
+                while True:
+                    if stopped is None:
+                        stopped = self._stop_reason(max_lost, len(inflight))
+                    while stopped is None and len(inflight) < self.concurrency and len(self.rows) + len(inflight) < self.budget:
+                        job = self._next_job()
+                        if job is None:
+                            break
+                        if job.key in self.resumed:
+                            self._land(job, self.resumed.pop(job.key), None, write=False)
+                            continue
+                        if pool is None:
+                            self._land(*self.play(job))
+                            stopped = self._stop_reason(max_lost, 0)
+                            continue
+                        inflight[pool.submit(self.play, job)] = job
+                    if not inflight:
+                        if stopped is None:
+                            stopped = self._stop_reason(max_lost, 0) or ("budget" if len(self.rows) >= self.budget else "tasks_done")
+                        break
+                    if self.reproducible:
+                        done = list(inflight)
+                        wait(done)
+                    else:
+                        done = list(wait(list(inflight), return_when=FIRST_COMPLETED).done)
+                    for future in done:
+                        inflight.pop(future)
+                        self._land(*future.result())
+            finally:
+                if pool is not None:
+                    pool.shutdown(wait=True, cancel_futures=True)
+        if not self.rows and self.lost:
+            stopped = "agent_failed"
+        if stopped == "time_budget":
+            self._stamp_cut_groups()
+        return self.rows, self._search(stopped)
+
+    def _stop_reason(self, max_lost: int, inflight: int) -> str | None:
+        if len(self.rows) >= self.budget:
+            return "budget"
+        if self.lost >= max_lost:
+            return "agent_failed"
+        if self.time_budget and time.perf_counter() - self.started >= self.time_budget:
+            return "time_budget"
+        if self.until == "saturation" and self._saturated():
+            return "saturation"
+        if self.plan.exhausted and not self._queue and not inflight:
+            return "tasks_done"
+        return None
+
+    def _land(self, job: Job, row: dict[str, Any] | None, error: str | None, *, write: bool = True) -> None:
+        self.plan.land(job, row)
+        if row is None:
+            self.lost += 1
+            self.first_error = self.first_error or error
+            self.progress.update(rows=len(self.rows), lost=self.lost)
+            return
+        self.rows.append(row)
+        if write and self.writer is not None:
+            from whileai_env.rows import export_row
+
+            self.writer.write(export_row(row, refuse_leaks=False))
+        for fault in row.get("faults") or ():
+            self.faults[fault.get("kind", "?")] += 1
+        before = len(self.seen_values)
+        self.seen_values.update((row.get("scenario_dimensions") or {}).items())
+        self.coverage_history.append(len(self.seen_values) - before)
+        self.progress.update(rows=len(self.rows), lost=self.lost, coverage=self._coverage_share(),
+                             faults=sum(self.faults.values()))
+
+    def _coverage_share(self) -> float:
+        total = sum(len(v) for v in self.grid.axes.values())
+        return len(self.seen_values) / total if total else 1.0
+
+    def _saturated(self) -> bool:
+        window = max(20, len(self.grid) // 10)
+        if len(self.coverage_history) < window:
+            return False
+        return not any(itertools.islice(reversed(self.coverage_history), window))
+
+    def _stamp_cut_groups(self) -> None:
+        for row in self.rows:
+            if self.plan.group_cut(row["task_id"]):
+                row["group_cut"] = True
+                self.cut_stamped = True
+
+    def _search(self, stopped: str | None) -> dict[str, Any]:
+        elapsed = time.perf_counter() - self.started
+        dims = [r.get("scenario_dimensions") or {} for r in self.rows]
+        coverage = {axis: len({d.get(axis) for d in dims} & set(values)) / len(values)
+                    for axis, values in self.grid.axes.items()}
+        search: dict[str, Any] = {
+            "stopped_because": stopped or "budget",
+            "rows": len(self.rows),
+            "tasks": len({r["task_id"] for r in self.rows}),
+            "scenarios": len({r["scenario_id"] for r in self.rows}),
+            "coverage": coverage,
+            "faults_fired": dict(self.faults),
+            "elapsed_s": round(elapsed, 3),
+            "rows_per_min": round(60 * len(self.rows) / elapsed, 1) if elapsed > 0 else None,
+            "grid_cells": len(self.grid),
+        }
+        groups = self.plan.report()
+        if groups:
+            search["groups"] = groups
+        if self.lost:
+            search["agent_errors"] = self.lost
+            search["first_agent_error"] = self.first_error
+        rewards = [r["reward"] for r in self.rows if isinstance(r.get("reward"), int | float)]
+        if rewards:
+            search["reward_mean"] = math.fsum(rewards) / len(rewards)
+        return search
