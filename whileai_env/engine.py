@@ -47,7 +47,8 @@ class Episode:
     ``"openai:MODEL"``. ``max_turns`` caps agent turns (default ``2 * avg_turns``); hitting it
     truncates the episode (reward 0, marked ``truncated``). ``error_budget`` is how many
     malformed tool calls (bad JSON, unknown tool, arguments not an object) end the episode.
-    ``judge`` replaces :func:`~whileai_env.reward.task_checklist` as the grader; ``execute``
+    With ``grade`` (the default) the last step's info carries the reward; ``grade=False`` leaves
+    the episode ungraded until ``reward()`` is called (``simulate`` grades after). ``judge`` replaces :func:`~whileai_env.reward.task_checklist` as the grader; ``execute``
     answers tool calls with your own function after the fault schedule is applied.
 
     >>> import whileai_env as wenv                                      # doctest: +SKIP
@@ -70,6 +71,7 @@ class Episode:
         execute: Callable[[str, dict], Any] | None = None,
         world_options: Any = None,
         rollout_index: int = 0,
+        grade: bool = True,
     ) -> None:
         self.spec = load_spec(spec)
         if not isinstance(task, Task):
@@ -84,6 +86,7 @@ class Episode:
         self.error_budget = error_budget
         self.judge = judge
         self.rollout_index = rollout_index
+        self.grade = grade
         self._user_spec = user
         self._execute = execute
         self._world_options = world_options
@@ -234,7 +237,7 @@ class Episode:
             "faults_fired": len(self.world.faults_fired),
             "stop_reason": self.stop_reason,
         }
-        if self.done:
+        if self.done and self.grade:
             graded = self.reward()
             info.update(reward=graded["reward"], reason=graded.get("reason"), markers=graded.get("markers", {}))
         return info

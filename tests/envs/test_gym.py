@@ -31,7 +31,8 @@ def test_make_resolves_the_unversioned_id():
 
 @pytest.mark.parametrize("observation", ["messages", "text"])
 def test_check_env_passes_without_warnings(observation):
-    env = AgentEnv(spec=ORDER_SPEC, situations=10, observation=observation)
+    env = gym.make("whileai/agent-v0", spec=ORDER_SPEC, situations=10, observation=observation,
+                   render_mode="ansi").unwrapped
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, skip_render_check=False)

@@ -29,13 +29,28 @@ class Job:
         return (self.task.task_id, self.rollout_index)
 
 
-def behaviour_signature(row: Mapping[str, Any]) -> str:
-    """What the agent did, coarsely: the calls it made and how they ended, and whether it spoke.
+def reply_class(text: str) -> str:
+    """What a final reply does, in one word: asks, reports a failure, claims success, or other."""
+    from whileai_env.reward import claims
 
-    Without a grader, two rollouts of one prompt "disagree" when their signatures differ.
+    if not text.strip():
+        return "empty"
+    for name, detector in (("question", claims.question_asked), ("missing", claims.missing_reported),
+                           ("failure", claims.failure_acknowledged), ("done", claims.done_acknowledged)):
+        if detector(text):
+            return name
+    return "success" if claims.success_claim(text) else "other"
+
+
+def behaviour_signature(row: Mapping[str, Any]) -> str:
+    """What the agent did, coarsely: the calls it made, how they ended, and what its reply did.
+
+    Without a grader, two rollouts of one prompt "disagree" when their signatures differ. The
+    wording of the reply is left out on purpose (a sampled model never words two replies alike),
+    only its class counts.
     """
     calls = [(s.get("tool"), s.get("ok"), s.get("error")) for s in row.get("steps", [])]
-    return hex_id("behaviour", canonical_json({"calls": calls, "spoke": bool(row.get("final_text")),
+    return hex_id("behaviour", canonical_json({"calls": calls, "reply": reply_class(str(row.get("final_text") or "")),
                                                 "seeded": row.get("seeded") or []}), length=12)
 
 
@@ -139,9 +154,10 @@ class SuccessivePlan:
                 if group.stopped and group.settled and group.opened < group.k:
                     group.stopped = False
                     group.filling = True
-                    jobs.extend(self._take(group, min(limit - len(jobs), group.k - group.opened)))
-                if len(jobs) >= limit:
+                    self._fills.extend(self._take(group, group.k - group.opened))
                     break
+            while self._fills and len(jobs) < limit:
+                jobs.append(self._fills.popleft())
         if not jobs and self.fresh_exhausted and not self._fills:
             self.exhausted = all(g.settled for g in self.groups.values())
         return jobs

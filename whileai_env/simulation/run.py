@@ -133,7 +133,7 @@ def simulate(
         if not rows:
             raise ValueError("tasks= holds no rows to re-run")
         pinned = _pinned_tasks(rows, the_spec)
-        inherited = 1 + max(int(r.get("rollout_index", 0) or 0) for r in rows)
+        inherited = max(max(int(r.get("repeats") or 1), 1 + int(r.get("rollout_index") or 0)) for r in rows)
         topo = replace(topo, repeats=repeats if repeats is not None else inherited)
         task_stream: Iterator[Task] = iter(pinned)
     else:
@@ -237,7 +237,7 @@ class _Runner:
 
     def play(self, job: Job) -> tuple[Job, dict[str, Any] | None, str | None]:
         """One rollout: the row, or ``None`` and the agent's error."""
-        episode = Episode(self.spec, job.task, rollout_index=job.rollout_index, **self.episode_kwargs)
+        episode = Episode(self.spec, job.task, rollout_index=job.rollout_index, grade=False, **self.episode_kwargs)
         try:
             extra = self.player.play(episode)
         except AgentError as exc:
