@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gymnasium as _gymnasium
 
+from whileai_env import world
 from whileai_env.analysis import PassAt, pass_at
 from whileai_env.engine import Episode, EpisodeOver, StepResult
 from whileai_env.errors import MissingExtraError, SpecError, WhileaiError
@@ -16,9 +17,29 @@ from whileai_env.faults import FaultRule, FaultSchedule
 from whileai_env.grid import Cell, Grid, build_grid
 from whileai_env.judging import JUDGE_STATUSES, Verdict, judge_report, normalise_verdict, run_judge
 from whileai_env.policy import Clause, split_policy
+from whileai_env.reward import (
+    conduct_grade,
+    format_leak_report,
+    leak_report,
+    style_markers,
+    style_report,
+    task_checklist,
+)
+from whileai_env.rows import (
+    Judgment,
+    Marker,
+    Rollout,
+    RowParts,
+    export_row,
+    from_row,
+    row_errors,
+    to_row,
+    validate_row,
+)
 from whileai_env.spec import Spec, Tool, load_spec
 from whileai_env.tasks import TOPOLOGY, Privileged, Task, Topology, WorldPlan, draw_tasks, make_task
 from whileai_env.user import SimulatedUser
+from whileai_env.world import World, WorldOptions, register_fault_kind
 from whileai_env.writer import write_opener
 
 if "whileai/agent-v0" not in _gymnasium.registry:
@@ -36,9 +57,13 @@ __all__ = [
     "FaultRule",
     "FaultSchedule",
     "Grid",
+    "Judgment",
+    "Marker",
     "MissingExtraError",
     "PassAt",
     "Privileged",
+    "Rollout",
+    "RowParts",
     "SimulatedUser",
     "Spec",
     "SpecError",
@@ -48,16 +73,31 @@ __all__ = [
     "Topology",
     "Verdict",
     "WhileaiError",
+    "World",
+    "WorldOptions",
     "WorldPlan",
     "__version__",
     "build_grid",
+    "conduct_grade",
     "draw_tasks",
+    "export_row",
+    "format_leak_report",
+    "from_row",
     "judge_report",
+    "leak_report",
     "load_spec",
     "make_task",
     "normalise_verdict",
     "pass_at",
+    "register_fault_kind",
+    "row_errors",
     "run_judge",
     "split_policy",
+    "style_markers",
+    "style_report",
+    "task_checklist",
+    "to_row",
+    "validate_row",
+    "world",
     "write_opener",
 ]

@@ -12,7 +12,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from whileai_env._hashing import pick, stable_hash
+from whileai_env._hashing import pick, rng, stable_hash
 from whileai_env.kinds import name_tokens
 
 _LOCATOR_WORDS = frozenset(
@@ -54,8 +54,13 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
     if last in ("number", "no", "num", "code") and len(words) > 1:
         return "locator"
     if last in _LOCATOR_WORDS:
-        types = _schema_types(schema or {})
-        if not types or types & {"string", "integer"}:
+        schema = schema or {}
+        types = _schema_types(schema)
+        for branch in list(schema.get("anyOf") or []) + list(schema.get("oneOf") or []):
+            if isinstance(branch, Mapping):
+                types |= _schema_types(branch)
+        structured = any(k in schema for k in ("$ref", "properties", "items", "allOf"))
+        if types & {"string", "integer"} or not (types or structured):
             return "locator"
     return "text"
 
@@ -98,13 +103,41 @@ def email_for(*parts: Any) -> str:
     return f"{clean}.{last.lower()}@{pick(_DOMAINS, 'domain', *parts)}"
 
 
+_EXAMPLE_ID = re.compile(
+    r"(?:e\.g\.?|such as|for example|for instance|like)[:,]?\s*[\"'`]?([A-Za-z][A-Za-z_]*[-_]?|#)?(\d{3,12})\b"
+)
+
+
+def example_format(schema: Mapping[str, Any] | None) -> tuple[str, int] | None:
+    """The (prefix, digit count) of the example id a schema's description gives, if any.
+
+    >>> example_format({"description": "Ticket id such as T-10442."})
+    ('T-', 5)
+    """
+    text = (schema or {}).get("description")
+    if not isinstance(text, str):
+        return None
+    m = _EXAMPLE_ID.search(text)
+    if not m:
+        return None
+    return (m.group(1) or "", len(m.group(2)))
+
+
 def locator_value(name: str, schema: Mapping[str, Any] | None, *parts: Any) -> Any:
-    """A realistic identifier for argument ``name`` that satisfies ``schema``, chosen by hash."""
+    """A realistic identifier for argument ``name`` that satisfies ``schema``, chosen by hash.
+
+    When the schema's description shows an example id ("e.g. u_48213", "such as T-10442"),
+    the value has the same shape, so the ids a user states look like the ones the spec documents.
+    """
     schema = schema or {}
     if schema.get("enum"):
         return pick(list(schema["enum"]), "enum", name, *parts)
     types = _schema_types(schema)
     h = stable_hash("locator", name, *parts)
+    shape = example_format(schema) if not types or "string" in types else None
+    if shape is not None:
+        prefix, digits = shape
+        return f"{prefix}{1 + h % 9}{(h // 9) % 10 ** (digits - 1):0{digits - 1}d}"
     if "integer" in types and "string" not in types:
         low = int(schema.get("minimum", 1000))
         high = int(schema.get("maximum", low + 89999))
@@ -151,9 +184,38 @@ _REASONS = ("it arrived damaged", "I was charged twice", "it never arrived", "I 
 _COMMANDS = ("pytest -q", "npm test", "make build", "git status", "ls -la")
 
 
-def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any) -> Any:
-    """A plausible value a person would state for a non-locator argument, satisfying ``schema``."""
+_STRUCTURED = ("$ref", "properties", "items", "anyOf", "oneOf", "allOf", "prefixItems")
+_DETAIL_CLOCK = 1_796_040_000  # 2026-12-01T12:00:00Z, the writer's "now" for stated dates
+
+
+def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any, root: Mapping[str, Any] | None = None) -> Any:
+    """A plausible value a person would state for a non-locator argument, satisfying ``schema``.
+
+    Objects, arrays and ``$ref``/``anyOf``/``oneOf`` schemas are filled field by field (``root``
+    is the tool's whole argument schema, for resolving ``$ref``). A string that breaks the
+    schema's ``pattern`` is replaced by one drawn from the pattern.
+    """
     schema = schema or {}
+    types = _schema_types(schema)
+    if any(k in schema for k in _STRUCTURED) or types & {"object", "array"}:
+        from whileai_env.world.synth import synth
+
+        return synth(schema, None, rng("detail", name, *parts), now=_DETAIL_CLOCK, name=name, root=root or schema)
+    value = _detail_value(name, schema, *parts)
+    pattern = schema.get("pattern")
+    if isinstance(value, str) and isinstance(pattern, str):
+        try:
+            matches = re.search(pattern, value) is not None
+        except re.error:
+            return value
+        if not matches:
+            from whileai_env.world.regex_gen import sample
+
+            return sample(pattern, rng("pattern", name, *parts))
+    return value
+
+
+def _detail_value(name: str, schema: Mapping[str, Any], *parts: Any) -> Any:
     if schema.get("enum"):
         return pick(list(schema["enum"]), "enum", name, *parts)
     if "const" in schema:
@@ -171,6 +233,10 @@ def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any) -> An
         low = float(schema.get("minimum", 5))
         return round(low + (h % 50000) / 100, 2)
     fmt = schema.get("format", "")
+    if "birth" in words or "dob" in words:
+        return f"{1950 + h % 55}-{1 + h % 12:02d}-{1 + (h >> 8) % 28:02d}"
+    if words[-1:] == ["last4"] or (words[-1:] == ["4"] and "last" in words):
+        return f"{h % 10000:04d}"
     if fmt == "date" or "date" in words or "day" in words:
         return f"2026-12-{1 + h % 28:02d}"
     if fmt == "date-time":
@@ -195,6 +261,6 @@ def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any) -> An
         return pick(("late delivery", "refund status", "login error", "billing"), "query", *parts)
     if "currency" in words:
         return pick(("USD", "EUR", "GBP"), "currency", *parts)
-    if words and words[-1] in ("origin", "destination", "from", "to"):
+    if (words and words[-1] in ("origin", "destination", "from", "to")) or "airport" in words:
         return pick(_AIRPORTS, "airport", name, *parts)
     return pick(("standard", "as discussed", "the usual one", "priority"), "generic", name, *parts)

@@ -14,10 +14,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from whileai_env._hashing import pick, unit
+from whileai_env.arguments import argument_role
 from whileai_env.frozen import FrozenDict, freeze, thaw
+from whileai_env.kinds import name_tokens
 
 if TYPE_CHECKING:
     from whileai_env.grid import Cell
+    from whileai_env.spec import Spec
 
 FAULT_KINDS = (
     "timeout", "permission_denied", "stale", "malformed", "rate_limited", "server_error", "truncated",
@@ -31,9 +34,10 @@ RL_FAULT_RATE = 0.8
 class FaultRule:
     """One line of a schedule: ``kind`` fires on ``tool`` (a name or ``*``) from call ``start``.
 
-    ``start`` counts calls of the matched tool in the episode (0 = its first call). A transient
-    rule fires ``times`` times and then stops; a persistent one fires on every later call.
-    ``params`` shapes the fault's result (``retry_after``, ``as_of`` …).
+    ``start`` counts calls of the matched tool in the episode (0 = its first call; for ``*``,
+    calls of any tool). A transient rule fires ``times`` times and then stops; a persistent one
+    fires on every later call. ``params`` shapes the fault's result (``retry_after``,
+    ``age_hours``, ``http_status``, ``timeout_s`` …; see ``docs/world.md``).
     """
 
     kind: str
@@ -54,11 +58,15 @@ class FaultRule:
     def matches(self, tool: str) -> bool:
         return self.tool in ("*", tool)
 
-    def fires(self, tool: str, tool_call_index: int) -> bool:
-        """Whether this rule fails the ``tool_call_index``-th call of ``tool``."""
-        if not self.matches(tool) or tool_call_index < self.start:
+    def fires(self, tool: str, tool_call_index: int, call_index: int | None = None) -> bool:
+        """Whether this rule fails a call of ``tool``: its ``tool_call_index``-th call, or for a
+        ``*`` rule the episode's ``call_index``-th call of any tool (defaults to the former)."""
+        if not self.matches(tool):
             return False
-        return self.mode == "persistent" or tool_call_index < self.start + self.times
+        index = call_index if self.tool == "*" and call_index is not None else tool_call_index
+        if index < self.start:
+            return False
+        return self.mode == "persistent" or index < self.start + self.times
 
     def to_dict(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "tool": self.tool, "start": self.start, "mode": self.mode}
@@ -91,9 +99,18 @@ class FaultSchedule:
 
     rules: tuple[FaultRule, ...] = ()
 
-    def fault_for(self, tool: str, tool_call_index: int) -> FaultRule | None:
+    def fault_for(self, tool: str, tool_call_index: int, call_index: int | None = None) -> FaultRule | None:
+        """The first rule that fires on this call, or ``None``.
+
+        ``tool_call_index`` counts earlier calls of ``tool``; ``call_index`` counts earlier calls
+        of any tool (what ``*`` rules count). The same calls always meet the same faults.
+
+        >>> s = FaultSchedule((FaultRule("timeout", tool="get_order", start=1, mode="transient"),))
+        >>> [s.fault_for("get_order", i) is not None for i in range(3)]
+        [False, True, False]
+        """
         for rule in self.rules:
-            if rule.fires(tool, tool_call_index):
+            if rule.fires(tool, tool_call_index, call_index):
                 return rule
         return None
 
@@ -130,12 +147,51 @@ def keeps_fault(fault_rate: float, *key: Any) -> bool:
     return unit("fault-rate", *key) < fault_rate
 
 
-def schedule_for_cell(cell: Cell, targets: tuple[str, ...], *, key: Any, fault_rate: float) -> FaultSchedule | None:
-    """The schedule a cell's tool condition maps to, or ``None`` (success, or dropped by rate)."""
+_PAYLOAD_KINDS = frozenset({"stale", "truncated"})
+_LIST_VERBS = ("list", "search", "find", "query", "browse")
+
+
+def _fault_tools(kind: str, targets: tuple[str, ...], spec: Spec | None, key: Any) -> tuple[str, ...]:
+    """The tools a cell's fault hits: its target, except that stale data and truncated lists
+    belong to reads, so a write target hands them to the reads that share its entity."""
+    if not targets:
+        return ("*",)
+    target = pick(targets, "fault-tool", key)
+    if spec is None or kind not in _PAYLOAD_KINDS:
+        return (target,)
+    reads = [t for t in targets if not spec.tool(t).is_write]
+    if kind == "truncated":
+        lists = [t for t in reads if name_tokens(t)[:1] and name_tokens(t)[0] in _LIST_VERBS]
+        reads = lists or reads
+    if reads:
+        return (pick(reads, "fault-read", key),)
+    tool = spec.tool(target)
+    if not tool.is_write:
+        return (target,)
+    wanted = {n for n in tool.properties if argument_role(n, tool.properties[n]) == "locator"}
+    sharing = [t.name for t in spec.tools if not t.is_write and wanted & set(t.properties)]
+    return tuple(sharing) or (target,)
+
+
+def schedule_for_cell(
+    cell: Cell,
+    targets: tuple[str, ...],
+    *,
+    key: Any,
+    fault_rate: float,
+    spec: Spec | None = None,
+) -> FaultSchedule | None:
+    """The schedule a cell's tool condition maps to, or ``None`` (success, or dropped by rate).
+
+    Permission denials are persistent (a retry cannot fix them); rate limits are transient
+    (waiting is the fix); other kinds are either, by hash. With ``spec``, ``stale`` and
+    ``truncated`` land on read tools (the target, or the reads of the target's entity).
+    Params carry the shape of the fault (``retry_after``, ``age_hours``, ``http_status`` …) so
+    the schedule replays identically whatever the world's defaults.
+    """
     if cell.condition == "success" or not keeps_fault(fault_rate, key):
         return None
     kind = cell.condition
-    tool = pick(targets, "fault-tool", key) if targets else "*"
     if kind == "permission_denied":
         mode = "persistent"
     elif kind == "rate_limited":
@@ -145,7 +201,17 @@ def schedule_for_cell(cell: Cell, targets: tuple[str, ...], *, key: Any, fault_r
     params: dict[str, Any] = {}
     if kind == "rate_limited":
         params["retry_after"] = pick((1, 2, 5, 10, 30), "retry-after", key)
-    if kind == "stale":
+    elif kind == "stale":
         params["age_hours"] = pick((6, 26, 72, 240), "stale-age", key)
+    elif kind == "server_error":
+        params["http_status"] = pick((500, 502, 503), "http-status", key)
+    elif kind == "timeout":
+        params["timeout_s"] = pick((10, 30, 60), "timeout-s", key)
+    elif kind == "malformed":
+        params["style"] = pick(("truncated_json", "mojibake", "html"), "malformed-style", key)
     times = 1 if mode == "persistent" else 1 + int(unit("fault-times", key) < 0.3)
-    return FaultSchedule((FaultRule(kind=kind, tool=tool, start=0, mode=mode, times=times, params=freeze(params)),))
+    rules = tuple(
+        FaultRule(kind=kind, tool=tool, start=0, mode=mode, times=times, params=freeze(params))
+        for tool in _fault_tools(kind, targets, spec, key)
+    )
+    return FaultSchedule(rules)

@@ -44,7 +44,7 @@ def test_reset_info_is_public_and_step_returns_five_tuple():
     assert obs[0]["role"] == "system" and obs[-1]["role"] == "user"
     assert set(info) == {"task_id", "scenario_id", "scenario_dimensions", "tools"}
     assert "privileged" not in json.dumps(info) and "hidden_state" not in json.dumps(info)
-    obs2, reward, terminated, truncated, info2 = env.step("Could you tell me your order number?")
+    obs2, reward, terminated, truncated, _info2 = env.step("Could you tell me your order number?")
     assert isinstance(reward, float) and isinstance(terminated, bool) and isinstance(truncated, bool)
     assert obs2[-2]["role"] == "assistant"
 
@@ -100,7 +100,7 @@ def test_vector_envs():
         obs, infos = vec.reset(seed=1)
         assert len(obs) == 2
         for _ in range(4):
-            obs, rewards, terms, truncs, infos = vec.step(["Which order do you mean?", "Hello"])
+            obs, rewards, _terms, _truncs, _infos = vec.step(["Which order do you mean?", "Hello"])
             assert len(rewards) == 2
         vec.close()
 
@@ -197,7 +197,7 @@ def test_oracle_reaches_ceiling_through_gymnasium():
         policy.start(env.unwrapped.episode.task)
         done = False
         while not done:
-            obs, reward, terminated, truncated, info = env.step(policy(obs))
+            obs, reward, terminated, truncated, _info = env.step(policy(obs))
             done = terminated or truncated
         row = env.unwrapped.row()
         multi_turn += sum(m["role"] == "user" for m in row["messages"]) > 1
