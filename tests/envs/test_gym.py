@@ -97,7 +97,7 @@ def test_fuzzed_actions_never_raise_out_of_step(action):
 def test_vector_envs():
     fns = [lambda: AgentEnv(spec=ORDER_SPEC, situations=5, max_turns=3) for _ in range(2)]
     for vec in (gym.vector.SyncVectorEnv(fns), gym.vector.AsyncVectorEnv(fns, shared_memory=False)):
-        obs, infos = vec.reset(seed=1)
+        obs, _ = vec.reset(seed=1)
         assert len(obs) == 2
         for _ in range(4):
             obs, rewards, _terms, _truncs, _infos = vec.step(["Which order do you mean?", "Hello"])
@@ -193,7 +193,7 @@ def test_oracle_reaches_ceiling_through_gymnasium():
     multi_turn = 0
     for task in tasks:
         policy = oracle_agent(spec)
-        obs, info = env.reset(options={"task_id": task.task_id})
+        obs, _ = env.reset(options={"task_id": task.task_id})
         policy.start(env.unwrapped.episode.task)
         done = False
         while not done:
