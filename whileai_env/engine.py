@@ -11,6 +11,7 @@ drives these same methods; none re-implements tool execution, faults, the user o
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import math
 from collections.abc import Callable, Mapping
@@ -90,7 +91,7 @@ class Episode:
         self._user_spec = user
         self._execute = execute
         self._world_options = world_options
-        self._tools = self.spec.openai_tools()
+        self._tools = _openai_tools(self.spec)
         self.reset()
 
     @classmethod
@@ -156,7 +157,7 @@ class Episode:
     @property
     def tools(self) -> list[dict[str, Any]]:
         """The spec's tools as OpenAI function-calling schemas (a fresh copy)."""
-        return copy.deepcopy(self._tools)
+        return copy.deepcopy(list(self._tools))
 
     @property
     def done(self) -> bool:
@@ -304,6 +305,12 @@ class Episode:
         if self.done:
             self._reward = graded
         return dict(graded)
+
+
+@functools.lru_cache(maxsize=64)
+def _openai_tools(spec: Spec) -> tuple[dict[str, Any], ...]:
+    """The spec's tools in OpenAI shape, built once per spec (``Episode.tools`` hands out copies)."""
+    return tuple(spec.openai_tools())
 
 
 def _meta_totals(turns: list[dict[str, Any]]) -> dict[str, Any]:

@@ -86,7 +86,8 @@ class AgentEnv(gym.Env):
         self.observation_space = MessageList() if observation == "messages" else AnyText()
         self.action_space = AgentAction(max_length=8192)
         self.episode: Episode | None = None
-        self._tools_text = render_tools(self.spec_.openai_tools())
+        self._tools = self.spec_.openai_tools()
+        self._tools_text = render_tools(self._tools)
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
@@ -96,7 +97,7 @@ class AgentEnv(gym.Env):
             "task_id": task.task_id,
             "scenario_id": task.scenario_id,
             "scenario_dimensions": task.dimensions,
-            "tools": self.episode.tools,
+            "tools": self._tools,
         }
         return self._observe(), info
 
