@@ -185,7 +185,7 @@ _COMMANDS = ("pytest -q", "npm test", "make build", "git status", "ls -la")
 
 
 _STRUCTURED = ("$ref", "properties", "items", "anyOf", "oneOf", "allOf", "prefixItems")
-_DETAIL_CLOCK = 1_796_040_000  # 2026-12-01T12:00:00Z, the writer's "now" for stated dates
+_DETAIL_CLOCK = 1_796_040_000  # 2026-11-30T12:00:00Z, the world's default clock: stated dates sit near it
 
 
 def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any, root: Mapping[str, Any] | None = None) -> Any:

@@ -1,0 +1,192 @@
+"""Consistency: a record read twice, or through two tools, agrees; writes, deletes and creates
+are visible to later reads; ids the world hands out exist."""
+
+from __future__ import annotations
+
+import pytest
+
+import whileai_env as wenv
+
+from .conftest import SPECS_DIR
+
+
+@pytest.fixture
+def world(order_tools_spec: wenv.Spec) -> wenv.World:
+    return wenv.World(order_tools_spec, seed=11, options={"exists_share": 1.0})
+
+
+def _without(result: dict, *keys: str) -> dict:
+    return {k: v for k, v in result.items() if k not in keys}
+
+
+def test_a_record_read_twice_agrees(world):
+    first = world.call("get_order", {"order_id": "48213"})
+    second = world.call("get_order", {"order_id": "48213"})
+    assert first["status"] == "ok"
+    assert first == second
+    assert first is not second
+
+
+def test_mutating_a_result_does_not_change_the_world(world):
+    first = world.call("get_order", {"order_id": "48213"})
+    first["items"].clear()
+    first["order_status"] = "tampered"
+    again = world.call("get_order", {"order_id": "48213"})
+    assert again["items"] and again["order_status"] != "tampered"
+
+
+def test_two_worlds_of_one_seed_agree_and_other_seeds_differ(order_tools_spec):
+    a = wenv.World(order_tools_spec, seed=3, options={"exists_share": 1.0}).call("get_order", {"order_id": "777001"})
+    b = wenv.World(order_tools_spec, seed=3, options={"exists_share": 1.0}).call("get_order", {"order_id": "777001"})
+    c = wenv.World(order_tools_spec, seed=4, options={"exists_share": 1.0}).call("get_order", {"order_id": "777001"})
+    assert a == b
+    assert _without(a, "order_id") != _without(c, "order_id")
+
+
+def test_a_list_agrees_with_reads_of_its_items(world):
+    listing = world.call("list_orders", {"customer_email": "dana.kim@fastmail.net"})
+    assert listing["status"] == "ok" and listing["count"] == len(listing["items"]) >= 1
+    for item in listing["items"]:
+        record = world.call("get_order", {"order_id": item["order_id"]})
+        assert record["status"] == "ok"
+        for key, value in item.items():
+            assert record[key] == value, key
+        assert record["customer_email"] == "dana.kim@fastmail.net"
+
+
+def test_a_filtered_list_only_holds_matching_items_and_a_write_moves_them(world):
+    listing = world.call("list_orders", {"customer_email": "lee.park@fastmail.net", "status": "processing"})
+    assert all(i["order_status"] == "processing" for i in listing["items"])
+    gone = listing["items"][0]["order_id"]
+    world.call("update_order", {"order_id": gone, "status": "shipped"})
+    again = world.call("list_orders", {"customer_email": "lee.park@fastmail.net", "status": "processing"})
+    assert gone not in [i["order_id"] for i in again["items"]]
+
+
+def test_a_write_is_visible_to_a_later_read(world):
+    world.call("update_order", {"order_id": "48213", "status": "closed", "note": "called the customer"})
+    record = world.call("get_order", {"order_id": "48213"})
+    assert record["order_status"] == "closed"
+    assert record["note"] == "called the customer"
+    refund = world.call("refund_order", {"order_id": "48213", "amount": 12.5})
+    assert refund["status"] == "ok"
+    assert world.call("get_order", {"order_id": "48213"})["refunded_amount"] == 12.5
+
+
+def test_deletes_stick_and_creates_exist(world):
+    assert world.call("delete_order", {"order_id": "48213"})["deleted"] is True
+    assert world.call("get_order", {"order_id": "48213"})["error"]["code"] == "not_found"
+    assert world.call("delete_order", {"order_id": "48213"})["error"]["code"] == "not_found"
+    created = world.call("create_order", {"customer_email": "ana.ruiz@fastmail.net", "note": "gift wrap"})
+    assert created["status"] == "ok"
+    new_id = created["order_id"]
+    record = world.call("get_order", {"order_id": new_id})
+    assert record["status"] == "ok" and record["note"] == "gift wrap"
+    assert record["customer_email"] == "ana.ruiz@fastmail.net"
+
+
+def test_created_ids_exist_even_where_nothing_else_does():
+    tools = [
+        {"name": "create_note", "parameters": {"properties": {"text": {"type": "string"}}, "required": ["text"]}},
+        {"name": "get_note", "parameters": {"properties": {"note_id": {"type": "string"}}, "required": ["note_id"]}},
+    ]
+    world = wenv.World(tools, options={"exists_share": 0.0})
+    assert world.call("get_note", {"note_id": "NOT-1234"})["error"]["code"] == "not_found"
+    created = world.call("create_note", {"text": "call back on Monday"})
+    assert created["status"] == "ok"
+    record = world.call("get_note", {"note_id": created["note_id"]})
+    assert record["status"] == "ok" and record["text"] == "call back on Monday"
+
+
+@pytest.mark.skipif(not (SPECS_DIR / "airline.yaml").exists(), reason="airline example spec not present")
+def test_ids_a_record_hands_out_exist_and_link_both_ways():
+    world = wenv.World(SPECS_DIR / "airline.yaml", seed=1, options={"exists_share": 1.0})
+    user = world.call("get_user", {"user_id": "u_48213"})
+    assert user["status"] == "ok" and user["reservation_ids"]
+    listed = world.call("list_reservations", {"user_id": "u_48213"})
+    assert [i["reservation_id"] for i in listed["items"]] == user["reservation_ids"]
+    reservation = world.call("get_reservation", {"reservation_id": user["reservation_ids"][0]})
+    assert reservation["status"] == "ok"
+    method = user["payment_methods"][0]["id"]
+    strict = wenv.World(SPECS_DIR / "airline.yaml", seed=1, options={"exists_share": 0.0})
+    strict.call("get_user", {"user_id": "u_48213"})
+    assert strict.call("get_user", {"user_id": "u_48213"})["status"] == "error"
+    world2 = wenv.World(SPECS_DIR / "airline.yaml", seed=1, options={"exists_share": 1.0})
+    world2.call("get_user", {"user_id": "u_48213"})
+    flight = world2.call("search_flights", {"origin": "SFO", "destination": "JFK", "departure_date": "2026-12-03"})
+    assert flight["status"] == "ok"
+    assert all(i["origin"] == "SFO" and i["destination"] == "JFK" and i["date"] == "2026-12-03" for i in flight["items"])
+    booked = world2.call("book_flight", {"user_id": "u_48213", "flight_number": flight["items"][0]["flight_number"],
+                                         "departure_date": "2026-12-03", "cabin": "economy", "passenger_count": 1,
+                                         "payment_method_id": method})
+    assert booked["status"] == "ok", booked
+    new_id = booked["reservation_id"]
+    assert new_id in world2.call("get_user", {"user_id": "u_48213"})["reservation_ids"]
+    record = world2.call("get_reservation", {"reservation_id": new_id})
+    assert record["flights"][0]["flight_number"] == flight["items"][0]["flight_number"]
+    assert record["cabin"] == "economy"
+
+
+@pytest.mark.skipif(not (SPECS_DIR / "bank-support.json").exists(), reason="bank example spec not present")
+def test_two_tools_reading_one_account_agree_and_a_transfer_moves_the_balance():
+    world = wenv.World(SPECS_DIR / "bank-support.json", seed=2, options={"exists_share": 1.0})
+    before = world.call("get_balance", {"account_id": "AC-5521"})
+    assert before["status"] == "ok" and isinstance(before["balance"], float)
+    again = world.call("get_balance", {"account_id": "AC-5521"})
+    assert _without(before, "as_of") == _without(again, "as_of")
+    moved = world.call("transfer_funds", {"from_account_id": "AC-5521", "to_account_id": "AC-7730", "amount": 25.0,
+                                          "currency": before["currency"]})
+    assert moved["status"] == "ok" and moved["transfer_id"]
+    after = world.call("get_balance", {"account_id": "AC-5521"})
+    assert after["balance"] == round(before["balance"] - 25.0, 2)
+
+
+@pytest.mark.skipif(not (SPECS_DIR / "coding-agent.json").exists(), reason="coding example spec not present")
+def test_files_git_and_shell_see_one_repository():
+    world = wenv.World(SPECS_DIR / "coding-agent.json", seed=3)
+    listing = world.call("list_directory", {"path": "src/app"})
+    path = "src/app/" + next(i["name"] for i in listing["items"] if i["name"].endswith(".py"))
+    text = world.call("read_file", {"path": path})["content"]
+    assert world.call("run_shell", {"command": f"cat {path}"})["stdout"] == text
+    world.call("write_file", {"path": path, "content": "VALUE = 1\n"})
+    assert world.call("read_file", {"path": path})["content"] == "VALUE = 1\n"
+    status = world.call("git_status", {})
+    assert path in status["unstaged"]
+    diff = world.call("git_diff", {"path": path})
+    assert "+VALUE = 1" in diff["diff"] and diff["insertions"] == 1
+    commit = world.call("git_commit", {"message": "Set VALUE"})
+    assert commit["status"] == "ok" and len(commit["sha"]) == 40
+    assert world.call("git_status", {})["clean"] is True
+    assert world.call("git_commit", {"message": "again"})["error"]["code"] == "already_done"
+    assert world.call("read_file", {"path": "no/such/file.py"})["error"]["code"] == "not_found"
+
+
+def test_one_world_writing_never_leaks_into_another(order_tools_spec):
+    """Records are shared between worlds of one seed through a cache; writes must stay private."""
+    tools = [*order_tools_spec.openai_tools(), {"name": "update_item", "parameters": {
+        "properties": {"order_id": {"type": "string"}, "item_index": {"type": "integer"}, "name": {"type": "string"}},
+        "required": ["order_id", "item_index", "name"]}}]
+    first = wenv.World(tools, seed=21, options={"exists_share": 1.0})
+    before = first.call("get_order", {"order_id": "48213"})
+    first.call("update_order", {"order_id": "48213", "status": "closed", "note": "x"})
+    first.call("update_item", {"order_id": "48213", "item_index": 0, "name": "Renamed mug"})
+    after = first.call("get_order", {"order_id": "48213"})
+    assert after["items"][0]["name"] == "Renamed mug" and after["order_status"] == "closed"
+    second = wenv.World(tools, seed=21, options={"exists_share": 1.0})
+    assert second.call("get_order", {"order_id": "48213"}) == before
+    assert first.reset().call("get_order", {"order_id": "48213"}) == before
+
+
+def test_two_tools_reading_one_record_describe_it_the_same_way():
+    tools = [
+        {"name": "get_order", "parameters": {"properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}},
+        {"name": "lookup_order_details", "description": "Look up an order.",
+         "parameters": {"properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}},
+    ]
+    world = wenv.World(tools, seed=8, options={"exists_share": 1.0})
+    for oid in ("48213", "51007", "77120"):
+        a = world.call("get_order", {"order_id": oid})
+        b = world.call("lookup_order_details", {"order_id": oid})
+        assert a["status"] == "ok" and a == b
+    other = wenv.World(tools, seed=8, options={"exists_share": 1.0})
+    assert other.call("lookup_order_details", {"order_id": "51007"}) == world.call("get_order", {"order_id": "51007"})

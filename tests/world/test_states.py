@@ -1,0 +1,136 @@
+"""World states act on the world: exists, missing, already done, duplicate, partially completed."""
+
+from __future__ import annotations
+
+import jsonschema
+import pytest
+
+import whileai_env as wenv
+from whileai_env.frozen import thaw
+
+from .conftest import task_in_state
+
+
+@pytest.fixture(scope="module")
+def spec(order_tools_spec: wenv.Spec) -> wenv.Spec:
+    return order_tools_spec
+
+
+def _order(task: wenv.Task) -> str:
+    return task.world.entities["order_id"]
+
+
+def test_exists_reads_and_writes_succeed(spec):
+    task = task_in_state(spec, "exists", "cancel_order")
+    world = wenv.World(spec, task)
+    read = world.call("get_order", {"order_id": _order(task)})
+    assert read["status"] == "ok" and read["order_id"] == _order(task)
+    assert read["order_status"] != "cancelled", "an 'exists' plan leaves the target write something to do"
+    write = world.call("cancel_order", {"order_id": _order(task), "reason": "changed my mind"})
+    assert write["status"] == "ok" and write["order_status"] == "cancelled"
+
+
+def test_missing_answers_not_found_for_reads_and_writes(spec):
+    task = task_in_state(spec, "missing", "cancel_order")
+    world = wenv.World(spec, task, options={"exists_share": 1.0})
+    for name, args in (("get_order", {}), ("cancel_order", {"reason": "x"}), ("refund_order", {"amount": 5})):
+        result = world.call(name, {"order_id": _order(task), **args})
+        assert result["status"] == "error"
+        assert result["error"]["code"] == "not_found"
+        assert result["error"]["field"] == "order_id"
+
+
+def test_already_done_reads_show_the_done_state_and_writes_answer_already_done(spec):
+    task = task_in_state(spec, "already_done", "cancel_order")
+    world = wenv.World(spec, task)
+    read = world.call("get_order", {"order_id": _order(task)})
+    assert read["status"] == "ok" and read["order_status"] == "cancelled"
+    for name, args in (("cancel_order", {"reason": "again"}), ("refund_order", {"amount": 5}),
+                       ("update_order", {"note": "x"})):
+        result = world.call(name, {"order_id": _order(task), **args})
+        assert result["status"] == "error", name
+        assert result["error"]["code"] == "already_done"
+        assert "cancelled" in result["error"]["message"]
+    assert world.call("get_order", {"order_id": _order(task)})["order_status"] == "cancelled"
+
+
+def test_a_repeated_status_write_is_already_done_in_any_world(spec):
+    world = wenv.World(spec, seed=4, options={"exists_share": 1.0})
+    first = world.call("cancel_order", {"order_id": "58213", "reason": "x"})
+    if first["status"] == "error":
+        assert first["error"]["code"] == "already_done"
+    again = world.call("cancel_order", {"order_id": "58213", "reason": "x"})
+    assert again["error"]["code"] == "already_done"
+
+
+def test_duplicate_lookup_returns_two_candidates_and_a_write_flags_the_ambiguity(spec):
+    task = task_in_state(spec, "duplicate", "cancel_order")
+    world = wenv.World(spec, task)
+    read = world.call("get_order", {"order_id": _order(task)})
+    assert read["status"] == "ok" and read["count"] == 2
+    first, second = read["matches"]
+    assert first["order_id"] == second["order_id"] == _order(task)
+    assert first != second
+    write = world.call("cancel_order", {"order_id": _order(task), "reason": "x"})
+    assert write["status"] == "ok"
+    assert write["ambiguous"] is True and write["matches"] == 2 and "2 records" in write["warning"]
+
+
+def test_partial_read_reveals_a_half_written_record(spec):
+    task = task_in_state(spec, "partial", "cancel_order")
+    world = wenv.World(spec, task)
+    read = world.call("get_order", {"order_id": _order(task)})
+    assert read["status"] == "ok"
+    assert read["state"] == "partially_completed" and read["incomplete"] is True
+    assert read["missing_fields"] and not set(read["missing_fields"]) & set(read)
+    assert "corrupted" not in read
+    world.call("cancel_order", {"order_id": _order(task), "reason": "x"})
+    after = world.call("get_order", {"order_id": _order(task)})
+    assert "incomplete" not in after and "total" in after, "a write after a read completes the record"
+
+
+def test_partial_blind_write_corrupts_the_record(spec):
+    task = task_in_state(spec, "partial", "cancel_order")
+    world = wenv.World(spec, task)
+    write = world.call("cancel_order", {"order_id": _order(task), "reason": "x"})
+    assert write["status"] == "ok"
+    after = world.call("get_order", {"order_id": _order(task)})
+    assert after["corrupted"] is True and after["state"] == "corrupted" and after["incomplete"] is True
+
+
+def test_unknown_ids_exist_at_about_the_exists_share(spec):
+    world = wenv.World(spec, seed=9)
+    found = sum(world.call("get_order", {"order_id": f"{70000 + i}"})["status"] == "ok" for i in range(400))
+    assert 0.6 < found / 400 < 0.8
+    none = wenv.World(spec, seed=9, options={"exists_share": 0.0})
+    assert none.call("get_order", {"order_id": "70001"})["error"]["code"] == "not_found"
+
+
+def test_every_example_spec_plays_its_plan_in_each_state():
+    """Target calls stated as the task's user states them get the answer the state calls for."""
+    from .conftest import load_examples
+
+    counts: dict[str, int] = {}
+    for spec in load_examples().values():
+        for task in wenv.draw_tasks(spec, 40, seed=5, fault_rate=0.0):
+            world = wenv.World(spec, task)
+            target = task.world.targets[-1] if task.world.targets else None
+            if target is None or task.world.withheld:
+                continue
+            tool = spec.tool(target)
+            args = {**task.world.entities_for(target), **task.world.details_for(target)}
+            schema = thaw(tool.parameters)
+            if not jsonschema.validators.validator_for(schema)(schema).is_valid(args):
+                continue  # the plan states too little for this schema (an anyOf of required fields)
+            result = world.call(target, args)
+            assert world.internal_errors == []
+            code = "ok" if result["status"] == "ok" else result["error"]["code"]
+            state = task.world.state
+            if state == "missing" and task.world.entities_for(target) and tool.kind != "create":
+                assert code == "not_found", (spec.name, target, result)
+            if state == "already_done" and tool.is_write and task.world.entities_for(target):
+                assert code == "already_done", (spec.name, target, result)
+            if state in ("exists", "duplicate", "partial") and code != "ok":
+                assert code in ("rejected", "already_done"), (spec.name, target, state, result)
+            counts[state] = counts.get(state, 0) + 1
+    assert set(counts) == {"exists", "missing", "already_done", "duplicate", "partial"}

@@ -1,0 +1,104 @@
+"""Word-level helpers shared by the world's modules: plurals, slugs, and which record field an
+argument means (``new_address`` → ``shipping_address``, ``bag_count`` → ``checked_bags``)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from functools import lru_cache
+from typing import Any
+
+from whileai_env.kinds import name_tokens
+
+_NO_PLURAL = frozenset({"status", "address", "access", "business", "class", "process", "news", "series", "alias",
+                        "analysis", "bus", "campus", "canvas", "gas", "lens", "virus", "bonus", "census", "corpus"})
+_PREFIXES = ("new_", "updated_", "set_", "target_", "desired_")
+_GENERIC = frozenset({"id", "ids", "count", "number", "num", "no", "new", "value", "total", "the", "of"})
+
+
+def singular(word: str) -> str:
+    """``orders`` → ``order``, ``policies`` → ``policy``, ``addresses`` → ``address``.
+
+    >>> singular("orders"), singular("policies"), singular("address")
+    ('order', 'policy', 'address')
+    """
+    if word in _NO_PLURAL or len(word) <= 3:
+        return word
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+@lru_cache(maxsize=4096)
+def slug(noun: str) -> str:
+    """``payment method`` → ``payment_method``."""
+    return re.sub(r"[^a-z0-9]+", "_", noun.lower()).strip("_") or "record"
+
+
+@lru_cache(maxsize=4096)
+def status_field(noun: str) -> str:
+    """The lifecycle field of a noun's records: ``order`` → ``order_status``."""
+    return f"{slug(noun)}_status"
+
+
+@lru_cache(maxsize=8192)
+def word_set(name: str) -> frozenset[str]:
+    """The singular words of a name, without generic ones (``bag_count`` → ``{bag}``)."""
+    return frozenset(singular(w) for w in name_tokens(name)) - _GENERIC
+
+
+_RESOLVED: dict[tuple[tuple[str, ...], str], str | None] = {}
+
+
+def resolve_field(record: Mapping[str, Any], arg: str) -> str | None:
+    """The field of ``record`` that argument ``arg`` refers to, or ``None``.
+
+    Tries the exact name, the name without ``new_``-like prefixes, a field ending in
+    ``_<name>``, then a field whose words contain (or are contained in) the argument's words.
+
+    >>> resolve_field({"shipping_address": {}, "total": 1}, "new_address")
+    'shipping_address'
+    >>> resolve_field({"checked_bags": 1}, "bag_count")
+    'checked_bags'
+    """
+    if arg in record:
+        return arg
+    key = (tuple(record), arg)
+    found = _RESOLVED.get(key, _MISSING)
+    if found is _MISSING:
+        if len(_RESOLVED) > 50_000:
+            _RESOLVED.clear()
+        found = _RESOLVED[key] = _resolve(record, arg)
+    return found  # type: ignore[return-value]
+
+
+_MISSING = object()
+
+
+def _resolve(record: Mapping[str, Any], arg: str) -> str | None:
+    base = arg
+    for prefix in _PREFIXES:
+        if base.lower().startswith(prefix):
+            base = base[len(prefix):]
+            break
+    if base in record:
+        return base
+    suffix = "_" + base
+    for key in record:
+        if key.endswith(suffix):
+            return key
+    wanted = word_set(base)
+    if not wanted:
+        return None
+    for key in record:
+        if wanted <= word_set(key):
+            return key
+    for key in record:
+        have = word_set(key)
+        if have and have <= wanted:
+            return key
+    return None

@@ -1,0 +1,103 @@
+"""Pools of realistic values (people, addresses, companies, phones), built once per process.
+
+Faker makes the pools, seeded per locale, the first time a world needs a value; every later
+value is *picked* from a pool by hash, never generated per call. Building takes ~0.1 s and is
+not done at ``import whileai_env`` time. Pinning Faker's version pins the pools.
+"""
+
+from __future__ import annotations
+
+import threading
+import unicodedata
+from dataclasses import dataclass
+
+from whileai_env._hashing import stable_hash
+
+# Locales whose Faker output depends only on the seed. (it_IT is left out: its city names
+# come from a set, so they change with PYTHONHASHSEED; tests/world/test_determinism.py catches that.)
+LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "es_MX", "nl_NL", "pt_BR", "en_IN", "pl_PL", "sv_SE", "en_CA")
+_COUNTRY = {"en_US": "US", "en_GB": "GB", "de_DE": "DE", "fr_FR": "FR", "es_ES": "ES", "es_MX": "MX",
+            "nl_NL": "NL", "pt_BR": "BR", "en_IN": "IN", "pl_PL": "PL", "sv_SE": "SE", "en_CA": "CA"}
+_PEOPLE_PER_LOCALE = 40
+_ADDRESSES_PER_LOCALE = 16
+
+
+@dataclass(frozen=True)
+class Person:
+    first: str
+    last: str
+    email_local: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.first} {self.last}"
+
+
+@dataclass(frozen=True)
+class Pools:
+    """The value pools: tuples, so picking by ``hash % len`` is stable."""
+
+    people: tuple[Person, ...]
+    addresses: tuple[tuple[str, str, str, str], ...]  # line1, city, postcode, country
+    companies: tuple[str, ...]
+    email_domains: tuple[str, ...]
+    company_domains: tuple[str, ...]
+    phones: tuple[str, ...]
+    job_titles: tuple[str, ...]
+
+
+_LOCK = threading.Lock()
+_POOLS: list[Pools] = []
+
+
+def _ascii(text: str) -> str:
+    text = text.replace("ł", "l").replace("Ł", "L").replace("ß", "ss").replace("ø", "o")
+    folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
+    return "".join(c for c in folded.lower() if c.isalnum())
+
+
+def _build() -> Pools:
+    from faker import Faker
+
+    people: list[Person] = []
+    addresses: list[tuple[str, str, str, str]] = []
+    companies: list[str] = []
+    email_domains: set[str] = set()
+    company_domains: list[str] = []
+    phones: list[str] = []
+    jobs: list[str] = []
+    for locale in LOCALES:
+        fake = Faker(locale)
+        fake.seed_instance(stable_hash("pools", locale) % 2**32)
+        for i in range(_PEOPLE_PER_LOCALE):
+            first, last = fake.first_name(), fake.last_name()
+            local = f"{_ascii(first)}.{_ascii(last)}" if i % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
+            if len(local) > 2:
+                people.append(Person(first, last, local))
+        for _ in range(_ADDRESSES_PER_LOCALE):
+            line1 = fake.street_address().replace("\n", ", ")
+            addresses.append((line1, fake.city(), fake.postcode(), _COUNTRY[locale]))
+        companies.extend(fake.company() for _ in range(6))
+        email_domains.update(fake.free_email_domain() for _ in range(6))
+        company_domains.extend(fake.domain_name() for _ in range(4))
+        phones.extend(fake.phone_number() for _ in range(10))
+        if locale.startswith("en"):
+            jobs.extend(fake.job() for _ in range(10))
+    return Pools(
+        people=tuple(people),
+        addresses=tuple(addresses),
+        companies=tuple(dict.fromkeys(companies)),
+        email_domains=tuple(sorted(email_domains)),
+        company_domains=tuple(dict.fromkeys(company_domains)),
+        phones=tuple(phones),
+        job_titles=tuple(dict.fromkeys(jobs)),
+    )
+
+
+def pools() -> Pools:
+    """The process-wide pools, built on first use (thread-safe)."""
+    if not _POOLS:
+        with _LOCK:
+            if not _POOLS:
+                _POOLS.append(_build())
+    return _POOLS[0]

@@ -1,0 +1,350 @@
+"""What the world needs to know about each tool, worked out once per spec and cached.
+
+A tool's *family* decides the shape of its results (record, list, money, check, calculator,
+shell, git, CI, file, handoff, write); its *noun* names the entity it touches (``get_order`` and
+``refund_order(order_id)`` both touch an ``order``); among its locator arguments, the *primary*
+one names the entity itself and the *checked* ones must name ids that exist. The compiled
+argument validator lives here too, so every world of one spec shares it.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from functools import lru_cache
+from typing import Any
+
+from whileai_env.arguments import argument_role, entity_noun
+from whileai_env.frozen import thaw
+from whileai_env.kinds import name_tokens
+from whileai_env.spec import Spec, Tool
+from whileai_env.world.naming import singular, slug
+from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
+from whileai_env.world.validation import ArgumentValidator
+
+_VERBS = frozenset({
+    "get", "list", "search", "find", "lookup", "look", "fetch", "read", "query", "show", "view",
+    "check", "describe", "count", "retrieve", "browse", "inspect", "calculate", "calc", "compute",
+    "evaluate", "preview", "track", "verify", "validate", "create", "add", "new", "make", "book",
+    "insert", "post", "send", "submit", "open", "schedule", "register", "upload", "generate", "place",
+    "issue", "invite", "reserve", "draft", "compose", "reply", "forward", "start", "update", "edit",
+    "modify", "change", "set", "patch", "put", "rename", "move", "assign", "apply", "approve", "reject",
+    "cancel", "refund", "transfer", "merge", "push", "rebook", "reschedule", "mark", "close", "resolve",
+    "enable", "disable", "toggle", "replace", "upgrade", "downgrade", "sync", "save", "write", "append",
+    "accept", "decline", "confirm", "pay", "charge", "restart", "deploy", "reset", "run", "exec",
+    "execute", "escalate", "reopen", "restore", "rollback", "revert", "tag", "label", "link", "unlink",
+    "lock", "unlock", "pause", "resume", "suspend", "reactivate", "extend", "redeem", "delete",
+    "remove", "destroy", "drop", "purge", "erase", "revoke", "unsubscribe", "void", "terminate", "kill",
+    "deactivate", "detach", "wipe", "freeze", "unfreeze", "archive", "reconcile", "dispute", "complete",
+    "finish", "ship", "deliver", "activate", "hand", "publish", "unpublish", "notify",
+})
+_STOP = frozenset({
+    "by", "for", "of", "the", "a", "an", "to", "from", "in", "on", "with", "details", "detail", "info",
+    "information", "status", "data", "all", "my", "current", "new", "existing", "id", "ids", "page",
+    "summary", "history", "state", "as",
+})
+_ATTRIBUTES = frozenset({"email", "name", "phone", "address", "handle", "username", "login", "url", "slug"})
+_QUALIFIERS = frozenset({"new", "old", "from", "to", "target", "source", "parent", "current", "original", "primary",
+                         "other", "destination"})
+_LOCATOR_ALIASES = {"booking": "reservation", "pnr": "reservation", "confirmation": "reservation", "sku": "product",
+                    "sha": "commit", "repository": "repo"}
+_NOUN_ALIASES = {**_LOCATOR_ALIASES, "mail": "message", "email": "message", "inbox": "message"}
+_DONE = {
+    "cancel": ("cancelled", "canceled"), "refund": ("refunded",), "close": ("closed",), "resolve": ("resolved",),
+    "approve": ("approved",), "reject": ("rejected",), "confirm": ("confirmed",), "void": ("void", "voided"),
+    "freeze": ("frozen",), "unfreeze": ("active",), "lock": ("locked",), "unlock": ("active",),
+    "suspend": ("suspended",), "reactivate": ("active",), "activate": ("active",), "enable": ("active", "enabled"),
+    "deactivate": ("inactive", "deactivated"), "disable": ("disabled", "inactive"), "archive": ("archived",),
+    "escalate": ("escalated",), "reopen": ("open", "reopened"), "merge": ("merged",), "publish": ("published",),
+    "submit": ("submitted",), "revoke": ("revoked",), "decline": ("declined",), "accept": ("accepted",),
+    "complete": ("completed",), "finish": ("completed",), "pay": ("paid",), "ship": ("shipped",),
+    "dispute": ("disputed",), "deliver": ("delivered",), "terminate": ("terminated",), "redeem": ("redeemed",),
+    "delete": ("deleted",), "remove": ("deleted",), "unsubscribe": ("unsubscribed",),
+}
+_REMOVING = frozenset({"delete", "remove", "destroy", "drop", "purge", "erase", "rm", "wipe", "discard", "uninstall",
+                       "unregister", "detach", "unlink"})
+_VERB_NOUNS = {"transfer": "transfer", "book": "reservation", "reserve": "reservation", "send": "message",
+               "reply": "message", "forward": "message", "dispute": "dispute", "pay": "payment", "refund": "refund",
+               "invite": "invitation", "upload": "file", "schedule": "event"}
+_CALC_WORDS = frozenset({"calculate", "calc", "calculator", "compute", "evaluate", "math", "arithmetic"})
+_SHELL_WORDS = frozenset({"shell", "bash", "terminal", "exec", "execute", "command", "cmd", "sh", "zsh", "powershell"})
+_GIT_VERBS = frozenset({"commit", "diff", "blame", "stash", "rebase", "push", "pull", "checkout"})
+_CI_WORDS = frozenset({"test", "tests", "ci", "pipeline", "pipelines", "build", "builds", "lint", "workflow", "coverage"})
+_FILE_WORDS = frozenset({"file", "files", "directory", "dir", "folder", "ls", "cat", "grep", "mkdir", "code", "glob"})
+_LIST_VERBS = frozenset({"list", "search", "find", "query", "browse", "filter", "ls"})
+_MONEY_WORDS = frozenset({"balance", "balances", "price", "pricing", "quote", "fare", "fares", "fee", "fees", "cost",
+                          "estimate", "exchange", "convert", "conversion"})
+_CHECK_VERBS = frozenset({"check", "verify", "validate", "confirm", "is", "can", "has"})
+_HANDOFF_WORDS = frozenset({"human", "handoff", "operator", "live"})
+ID_LIKE = re.compile(r"(?:_id|_ids|_uuid|Id|Ids|^id|^uuid)$")
+REF_LIKE = re.compile(r"(?:_id|_ids|_uuid|Id|Ids|_number|Number|_no|_num|_code|^id|^uuid|^sku|^pnr)$")
+_EXPRESSION_ARGS = ("expression", "expr", "formula", "equation", "calculation", "input", "query")
+_COMMAND_ARGS = ("command", "cmd", "script", "command_line", "commandline")
+
+
+def verb_of(name: str) -> str | None:
+    """The tool's verb: its first word, or its last (``invoices.void``), if either is a verb."""
+    tokens = name_tokens(name)
+    if tokens and tokens[0] in _VERBS:
+        return tokens[0]
+    if len(tokens) > 1 and tokens[-1] in _VERBS:
+        return tokens[-1]
+    return None
+
+
+def tool_noun(name: str) -> tuple[str, bool]:
+    """The thing a tool's name is about, singular, and whether the name used the plural."""
+    tokens = name_tokens(name)
+    if tokens and tokens[0] in _VERBS:
+        tokens = tokens[1:]
+    if len(tokens) > 1 and tokens[-1] in _VERBS:
+        tokens = tokens[:-1]
+    words = [w for w in tokens if w not in _STOP]
+    if not words:
+        return "record", False
+    last = words[-1]
+    noun = singular(last)
+    if len(words) > 1 and f"{words[-2]} {noun}" in ("payment method", "credit note", "pull request"):
+        noun = f"{words[-2]} {noun}"
+    return _NOUN_ALIASES.get(noun, noun), noun != last
+
+
+@lru_cache(maxsize=4096)
+def locator_noun(arg: str) -> str | None:
+    """The entity a locator argument names (``customer_email`` → ``customer``), or ``None`` when
+    the argument only names an attribute (``email``, ``username``) and the tool must say whose."""
+    words = [w for w in entity_noun(arg).split() if w not in _QUALIFIERS]
+    if len(words) > 1 and words[-1] in _ATTRIBUTES:
+        words = words[:-1]
+    if not words or words == ["record"] or (len(words) == 1 and words[0] in _ATTRIBUTES):
+        return None
+    noun = " ".join(singular(w) for w in words)
+    return _LOCATOR_ALIASES.get(noun, noun)
+
+
+@lru_cache(maxsize=4096)
+def role_of(name: str) -> str:
+    """``argument_role`` of a field name, cached (records are walked field by field)."""
+    return argument_role(name)
+
+
+@dataclass(frozen=True)
+class ToolProfile:
+    """Everything the world decides about one tool, once."""
+
+    tool: Tool
+    family: str
+    noun: str
+    verb: str | None
+    locators: tuple[str, ...]
+    primary: str | None
+    new_ids: tuple[str, ...]
+    nouns: Mapping[str, str]
+    properties: Mapping[str, Any]
+    validator: ArgumentValidator
+    name_noun: str = "record"
+    checked: tuple[str, ...] = ()
+    done: tuple[str, ...] = ()
+    removes: bool = False
+    created_noun: str | None = None
+    output_schema: Mapping[str, Any] | None = None
+    nest_output: bool = False
+    expression_arg: str | None = None
+    command_arg: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.tool.name
+
+    @property
+    def kind(self) -> str:
+        return self.tool.kind
+
+    @property
+    def is_write(self) -> bool:
+        return self.tool.is_write
+
+
+@dataclass
+class SpecProfile:
+    """Per-spec vocabulary: tool profiles, id argument per noun, status and enum pools."""
+
+    spec: Spec
+    tools: dict[str, ToolProfile] = field(default_factory=dict)
+    id_keys: dict[str, str] = field(default_factory=dict)
+    id_schemas: dict[str, Mapping[str, Any]] = field(default_factory=dict)
+    statuses: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    enums: dict[str, tuple[Any, ...]] = field(default_factory=dict)
+    extras: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    related: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def id_key(self, noun: str) -> str:
+        """The argument name that carries ids of ``noun`` in this spec (``order_id``)."""
+        return self.id_keys.get(noun) or f"{slug(noun)}_id"
+
+
+def _family(tool: Tool, tokens: list[str], props: Mapping[str, Any], noun: str, plural: bool) -> str:
+    words = set(tokens)
+    first = tokens[0] if tokens else ""
+    if words & _CALC_WORDS or (set(props) & {"expression", "expr", "formula"}):
+        return "calculator"
+    if "git" in words or (first in _GIT_VERBS and "request" not in words):
+        return "git"
+    if words & _SHELL_WORDS or any(p in props for p in _COMMAND_ARGS):
+        return "shell"
+    if words & _CI_WORDS:
+        return "ci"
+    if words & _FILE_WORDS or noun in ("file", "directory", "folder"):
+        return "file"
+    if words & _HANDOFF_WORDS and ("transfer" in words or "handoff" in words or "escalate" in words or "human" in words):
+        return "handoff"
+    if tool.is_write:
+        return "write"
+    if first in _LIST_VERBS or plural:
+        return "list"
+    if words & _MONEY_WORDS or (words & {"rate", "rates"} and words & {"exchange", "currency", "fx"}):
+        return "money"
+    if first in _CHECK_VERBS and not words & {"status", "state"}:
+        return "check"
+    return "record"
+
+
+def _profile_tool(tool: Tool) -> ToolProfile:
+    props = thaw(tool.properties) if isinstance(tool.properties, Mapping) else {}
+    tokens = name_tokens(tool.name)
+    noun, plural = tool_noun(tool.name)
+    verb = verb_of(tool.name)
+    family = _family(tool, tokens, props, noun, plural)
+    locators = tuple(n for n, s in props.items() if argument_role(n, s if isinstance(s, Mapping) else None) == "locator")
+    nouns: dict[str, str] = {}
+    for arg in locators:
+        named = locator_noun(arg)
+        if named is None:
+            personal = name_tokens(arg)[-1:] in (["email"], ["username"], ["login"], ["handle"], ["phone"], ["user"])
+            named = "user" if personal and not is_person(noun) else noun
+        nouns[arg] = named
+    required = set(tool.required)
+    created = None
+    new_ids: tuple[str, ...] = ()
+    if tool.kind == "create":
+        referenced = {nouns[a] for a in locators if REF_LIKE.search(a)}
+        created = noun if has_template(noun) and noun not in referenced else _VERB_NOUNS.get(verb or "", noun)
+        new_ids = tuple(a for a in locators if nouns[a] == created and not REF_LIKE.search(a))
+    candidates = [a for a in locators if a not in new_ids]
+    plain = [a for a in candidates if name_tokens(a)[:1] not in (["new"], ["to"], ["target"], ["destination"])]
+    ranked = sorted(plain or candidates, key=lambda a: (nouns[a] != noun, a not in required, not ID_LIKE.search(a), a))
+    primary = ranked[0] if ranked else None
+    noun_for_primary = nouns[primary] if primary is not None else noun
+    done: tuple[str, ...] = _DONE.get(verb or "", ()) if tool.is_write else ()
+    output = thaw(tool.output_schema) if tool.output_schema is not None else None
+    nest = output is not None and (
+        output.get("type") not in ("object", None) or "status" in (output.get("properties") or {})
+        or not (output.get("properties") or output.get("type") == "object")
+    )
+    expression = next((a for a in _EXPRESSION_ARGS if a in props), None) if family == "calculator" else None
+    if family == "calculator" and expression is None:
+        expression = next((a for a, s in props.items() if isinstance(s, Mapping) and s.get("type") == "string"), None)
+    command = next((a for a in _COMMAND_ARGS if a in props), None)
+    return ToolProfile(
+        tool=tool,
+        family=family,
+        noun=noun_for_primary if family in ("record", "check", "money", "write") else noun,
+        verb=verb,
+        locators=locators,
+        primary=primary,
+        new_ids=new_ids,
+        nouns=nouns,
+        properties=props,
+        validator=ArgumentValidator(tool.parameters),
+        name_noun=noun,
+        done=done,
+        removes=tool.kind == "delete" and (verb in _REMOVING or not done),
+        created_noun=created,
+        output_schema=output,
+        nest_output=nest,
+        expression_arg=expression,
+        command_arg=command,
+    )
+
+
+_STATUS_IN_TEXT = re.compile(r"status(?:es)?\s*\(([^)]{3,200})\)")
+
+
+def _statuses_from_text(text: str) -> tuple[str, ...]:
+    m = _STATUS_IN_TEXT.search(text)
+    if not m:
+        return ()
+    parts = re.split(r",|\bor\b|\band\b|/", m.group(1))
+    return tuple(p.strip().lower().replace(" ", "_") for p in parts if p.strip() and len(p.strip()) < 24)
+
+
+def build_profile(spec: Spec) -> SpecProfile:
+    """Profile every tool of ``spec`` and gather the spec's vocabulary per noun."""
+    sp = SpecProfile(spec=spec)
+    texts: dict[str, list[str]] = {}
+    for tool in spec.tools:
+        tp = _profile_tool(tool)
+        sp.tools[tool.name] = tp
+        for arg in tp.locators:
+            noun = tp.nouns[arg]
+            current = sp.id_keys.get(noun)
+            if current is None or (arg.endswith("_id") and not current.endswith("_id")) or (
+                    len(arg) < len(current) and arg.endswith("_id") == current.endswith("_id")
+                    and not arg.startswith(("new_", "from_", "to_"))):
+                sp.id_keys[noun] = arg
+                schema = tp.properties.get(arg)
+                sp.id_schemas[noun] = schema if isinstance(schema, Mapping) else {}
+        for name, schema in tp.properties.items():
+            if isinstance(schema, Mapping) and isinstance(schema.get("enum"), list) and schema["enum"]:
+                key = "status" if name == "status" else name
+                merged = list(sp.enums.get(key, ()))
+                merged.extend(e for e in schema["enum"] if e not in merged)
+                sp.enums[key] = tuple(merged)
+                if name == "status" and all(isinstance(e, str) for e in schema["enum"]):
+                    pool = list(sp.statuses.get(tp.noun, ()))
+                    pool.extend(e for e in schema["enum"] if e not in pool)
+                    sp.statuses[tp.noun] = tuple(pool)
+        if not tool.is_write:
+            texts.setdefault(tp.noun, []).append(tool.description)
+            found = _statuses_from_text(tool.description)
+            if found and tp.noun not in sp.statuses:
+                sp.statuses[tp.noun] = found
+    for noun, parts in texts.items():
+        sp.extras[noun] = extras_for(" ".join(parts))
+    entity_nouns = {tp.nouns[tp.primary] for tp in sp.tools.values() if tp.primary is not None}
+    for name, tp in sp.tools.items():
+        checked = tuple(a for a in tp.locators if a not in tp.new_ids and (
+            ID_LIKE.search(a) or tp.nouns[a] in entity_nouns or (a == tp.primary and tp.kind != "create")))
+        if tp.family == "check":
+            checked = tuple(a for a in checked if a == tp.primary)
+        sp.tools[name] = replace(tp, checked=checked)
+    owned = [n for n in sp.id_keys if n in OWNED_NOUNS or n.split()[-1] in OWNED_NOUNS]
+    for noun in set(sp.id_keys) | set(texts):
+        if is_person(noun):
+            sp.related[noun] = tuple(n for n in owned if n != noun)
+    if "payment method" in sp.id_keys:
+        for noun in list(sp.extras):
+            if is_person(noun) and "payment_methods" not in sp.extras[noun]:
+                sp.extras[noun] = (*sp.extras[noun], "payment_methods")
+    return sp
+
+
+_CACHE: dict[str, SpecProfile] = {}
+_LOCK = threading.Lock()
+
+
+def profile_for(spec: Spec) -> SpecProfile:
+    """The cached profile of ``spec`` (keyed by its content hash, shared by every world)."""
+    key = spec.content_hash
+    found = _CACHE.get(key)
+    if found is None:
+        with _LOCK:
+            found = _CACHE.get(key)
+            if found is None:
+                found = build_profile(spec)
+                if len(_CACHE) > 256:
+                    _CACHE.clear()
+                _CACHE[key] = found
+    return found

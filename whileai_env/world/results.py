@@ -1,0 +1,489 @@
+"""Results for entity tools: records, lists and searches, money, checks, writes, hand-offs,
+calculators. Each builder takes a validated :class:`Call` and returns a result dict.
+
+Locator arguments are echoed; finding arguments (status, amount …) never are, and a read never
+takes a fact from them. Writes change the stored record, so a later read shows them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any
+
+from whileai_env._hashing import canonical_json, unit
+from whileai_env.kinds import name_tokens
+from whileai_env.world.calculator import CalculatorError, apply_operation, evaluate
+from whileai_env.world.context import Call, error, not_found, ok
+from whileai_env.world.naming import resolve_field, slug, status_field, word_set
+from whileai_env.world.profile import ID_LIKE, locator_noun, role_of
+from whileai_env.world.records import has_template, summary
+from whileai_env.world.store import Entity, copy_json, set_checked_fact
+from whileai_env.world.values import iso
+
+_LIMIT_ARGS = ("limit", "max_results", "page_size", "pageSize", "per_page", "top", "count", "n", "size", "maxResults")
+_FIELD_VERBS = frozenset({"update", "edit", "modify", "change", "set", "patch", "put", "rename", "move", "assign",
+                          "correct", "replace", "reschedule", "rebook", "mark", "unlock", "lock", "reset"})
+_QUIET_ARGS = frozenset({"currency", "reason", "note", "notes", "details", "description", "memo", "comment",
+                         "reference", "amount", "message", "body", "summary"})
+_SPENDING = frozenset({"transfer", "pay", "withdraw", "charge", "send"})
+_PREFERRED_NEW = ("new", "open", "confirmed", "scheduled", "active", "pending", "processing", "submitted", "sent", "draft")
+_CREATED_STATUS = {"reservation": "confirmed", "order": "processing", "ticket": "open", "payment": "pending",
+                   "transfer": "completed", "dispute": "open", "refund": "pending", "shipment": "label_created",
+                   "task": "todo", "invoice": "draft", "subscription": "active", "certificate": "active"}
+_FX = {"USD": 1.0, "EUR": 0.92, "GBP": 0.79, "JPY": 151.2, "CAD": 1.36, "AUD": 1.52, "CHF": 0.88, "INR": 83.1,
+       "BRL": 5.02, "SEK": 10.6, "PLN": 3.98, "NOK": 10.7, "DKK": 6.86, "MXN": 17.1, "SGD": 1.35, "CNY": 7.19}
+
+
+class ArgumentProblem(ValueError):
+    """An argument the schema allowed but the world cannot act on (an index out of range)."""
+
+    def __init__(self, field: str, message: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
+# -- shared steps --------------------------------------------------------------------------
+
+
+def _missing_reference(call: Call) -> dict[str, Any] | None:
+    """``not_found`` for the first checked locator whose id does not exist."""
+    p = call.profile
+    for arg in p.checked:
+        value = call.args.get(arg)
+        if type(value) in (str, int) and not call.store.exists(value):
+            return not_found(p.nouns[arg], value, arg)
+    return None
+
+
+def _subject(call: Call) -> tuple[str, str] | None:
+    """(argument, id) of the entity the call is about: the primary locator, else the first
+    checked locator present (``anyOf`` schemas let either be given)."""
+    p = call.profile
+    if call.present(p.primary):
+        return p.primary, str(call.args[p.primary])  # type: ignore[index]
+    for arg in p.checked:
+        if call.present(arg):
+            return arg, str(call.args[arg])
+    return None
+
+
+def _subject_entity(call: Call) -> tuple[str, Entity] | None:
+    found = _subject(call)
+    if found is None:
+        return None
+    arg, ident = found
+    return arg, call.store.entity(call.profile.nouns[arg], ident)
+
+
+def _keyless_entity(call: Call) -> Entity:
+    """The record of a tool that takes no locator (``get_current_user``): one per arguments."""
+    ident = str(call.ctx.id_for(call.profile.noun, call.store.rng_for("keyless", call.profile.name,
+                                                                       canonical_json(call.args))))
+    call.store.override[ident] = True
+    return call.store.entity(call.profile.noun, ident)
+
+
+def _read_view(call: Call, ent: Entity) -> dict[str, Any]:
+    view = ent.view(call.spec.id_key(ent.noun))
+    for arg, value in call.args.items():
+        if arg in call.profile.locators or role_of(arg) != "text" or type(value) not in (str, int, float, bool):
+            continue
+        target = resolve_field(view, arg)
+        if target is not None and type(view[target]) is type(value):
+            view[target] = value
+    return view
+
+
+def _ambiguity(ent: Entity, arg: str) -> dict[str, Any]:
+    if ent.twin is None:
+        return {}
+    return {"ambiguous": True, "matches": 2,
+            "warning": f"2 records match {arg} {ent.ident}; the change was applied to the first one"}
+
+
+# -- reads ---------------------------------------------------------------------------------
+
+
+def record(call: Call) -> dict[str, Any]:
+    """A record read: the entity's fields with its locators echoed (two matches if duplicated)."""
+    missing = _missing_reference(call)
+    if missing:
+        return missing
+    found = _subject_entity(call)
+    ent = found[1] if found else _keyless_entity(call)
+    ent.seen = True
+    call.store.show(ent)
+    echo = call.echo()
+    id_key = call.spec.id_key(ent.noun)
+    if ent.twin is not None:
+        return ok(echo, matches=[ent.view(id_key), ent.twin_view(id_key)], count=2)
+    return ok(echo, **{k: v for k, v in _read_view(call, ent).items() if k not in echo})
+
+
+def check(call: Call) -> dict[str, Any]:
+    """A verification: compares the stated facts with the record, never takes them as true."""
+    missing = _missing_reference(call)
+    if missing:
+        return missing
+    found = _subject_entity(call)
+    ent = found[1] if found else _keyless_entity(call)
+    ent.seen = True
+    words = set(name_tokens(call.profile.name)) | set(name_tokens(call.profile.tool.description)[:12])
+    verdict = "verified" if "verify" in words else "valid" if "validate" in words else (
+        "eligible" if any(w.startswith("eligib") for w in words) else
+        "available" if any(w.startswith("availab") for w in words) else "passed")
+    compared, matched = [], True
+    for arg, value in call.args.items():
+        if arg == (found[0] if found else None) or type(value) not in (str, int, float, bool):
+            continue
+        probe = {k: copy_json(v) for k, v in ent.record.items()}
+        if not set_checked_fact(probe, arg, value, add=False):
+            continue
+        changed = [k for k in probe if probe[k] != ent.record.get(k)]
+        compared.append(arg)
+        matched = matched and not changed
+    if not compared:
+        matched = unit(call.key, "check", call.profile.name, ent.ident) < 0.75
+    out = ok(call.echo(), **{verdict: matched})
+    if compared:
+        out["checked"] = compared
+    if not matched:
+        out["reason"] = "the details given do not match our records" if compared else "the check did not pass"
+    return out
+
+
+def money(call: Call) -> dict[str, Any]:
+    """A balance, price, quote or exchange rate, in a realistic magnitude with its currency."""
+    missing = _missing_reference(call)
+    if missing:
+        return missing
+    words = set(name_tokens(call.profile.name))
+    found = _subject_entity(call)
+    now = iso(call.now)
+    if words & {"exchange", "rate", "rates", "convert", "conversion", "fx"}:
+        codes = [v for k, v in call.args.items() if isinstance(v, str) and len(v) == 3 and v.isupper()]
+        base, quote = [*codes, call.ctx.currency, "EUR"][:2] if codes else (call.ctx.currency, "EUR")
+        r = call.rng("fx")
+        rate = _FX.get(quote, 0.5 + r.random() * 4) / _FX.get(base, 0.5 + r.random() * 4)
+        rate = round(rate * (1 + (r.random() - 0.5) * 0.01), 6)
+        out = ok(call.echo(), rate=rate, as_of=now, source="ECB reference rate")
+        amount = next((v for k, v in call.args.items() if "amount" in k and type(v) in (int, float)), None)
+        if amount is not None:
+            out["converted_amount"] = round(amount * rate, 2)
+        return out
+    if found is not None:
+        ent = found[1]
+        ent.seen = True
+        rec = ent.record
+        fields = {k: rec[k] for k in ("balance", "available_balance", "price", "total", "amount", "fares") if k in rec}
+        if fields:
+            return ok(call.echo(), **copy_json(fields), currency=rec.get("currency", call.ctx.currency), as_of=now)
+    word = next((w for w in ("balance", "fare", "fee", "price", "cost", "total") if w in words), "amount")
+    return ok(call.echo(), **{word: call.ctx.money(call.rng("amount")), "currency": call.ctx.currency, "as_of": now})
+
+
+def _limit(call: Call) -> int | None:
+    for name in _LIMIT_ARGS:
+        value = call.args.get(name)
+        if type(value) is int and value >= 0:
+            return value
+    return None
+
+
+def _filters(call: Call, noun: str, sample: dict[str, Any]) -> dict[str, Any]:
+    """The arguments that narrow a list (``status="open"``), mapped to record fields."""
+    out: dict[str, Any] = {}
+    for arg, value in call.args.items():
+        if arg in call.profile.locators or arg in _LIMIT_ARGS or type(value) not in (str, int, bool):
+            continue
+        if role_of(arg) == "text" and word_set(arg) & {"query", "q", "keyword", "search"}:
+            continue
+        target = call.store.field_for(noun, arg)
+        if target is not None and type(sample[target]) in (type(value), type(None)):
+            out[target] = value
+    return out
+
+
+def listing(call: Call) -> dict[str, Any]:
+    """A list or search: 1–6 items by default (or the ids the parent record lists), with a count."""
+    p = call.profile
+    store = call.store
+    subject = _subject(call)
+    echo = call.echo()
+    for arg in p.checked:
+        value = call.args.get(arg)
+        if type(value) in (str, int) and not store.exists(value):
+            if ID_LIKE.search(arg):
+                return not_found(p.nouns[arg], value, arg)
+            return ok(echo, items=[], count=0)
+    noun = p.noun
+    id_key = call.spec.id_key(noun)
+    limit = _limit(call)
+    sample = store.sample(noun)
+    filters = _filters(call, noun, sample)
+    if subject is not None and subject[0] != id_key:
+        link = store.field_for(noun, subject[0])
+        filters[link or subject[0]] = call.args[subject[0]]
+    ids = _listed_ids(call, subject, noun)
+    if subject is not None and store.plan.values.get(subject[1]) and store.plan.state == "duplicate":
+        ent = store.entity(noun, _duplicate_id(call, subject[1], noun))
+        ent.writable().update(filters)
+        ent.twin = {**(ent.twin or store.build(noun, ent.ident, "twin")), **filters}
+        items = [{id_key: i[id_key], **copy_json(summary(i, noun))} for i in (ent.view(id_key), ent.twin_view(id_key))]
+        store.register(items)
+        return ok(echo, items=items, count=2)
+    items = []
+    for ident in ids:
+        if limit is not None and len(items) >= limit:
+            break
+        ent = store.peek(noun, ident)
+        if ent is None:
+            if store.override.get(ident) is False:
+                continue
+            ent = store.entity(noun, ident)
+            if filters:
+                ent.writable().update(filters)
+            store.override[ident] = True
+        elif any(ent.record.get(k) != v for k, v in filters.items() if k in ent.record):
+            continue
+        items.append({id_key: ent.ident, **ent.summary(noun)})
+    store.register(items)
+    return ok(echo, items=items, count=len(items))
+
+
+def _duplicate_id(call: Call, value: str, noun: str) -> str:
+    if call.spec.id_key(noun) in call.args:
+        return value
+    return str(call.ctx.id_for(noun, call.store.rng_for("dup", noun, value)))
+
+
+def _listed_ids(call: Call, subject: tuple[str, str] | None, noun: str) -> list[str]:
+    store = call.store
+    if subject is not None:
+        parent = store.entity(call.profile.nouns[subject[0]], subject[1])
+        linked = parent.record.get(f"{slug(noun)}_ids")
+        if isinstance(linked, list) and linked:
+            return [str(i) for i in linked if store.exists(i)]
+    low, high = call.options.search_hits
+    r = call.rng("list")
+    ids = [str(call.ctx.id_for(noun, r)) for _ in range(r.randint(low, high))]
+    if subject is not None:
+        stated = [v for v, arg in store.plan.values.items() if (locator_noun(arg) or call.profile.noun) == noun]
+        if subject[1] in store.plan.values and store.plan.state != "missing" and stated:
+            ids = stated[:1] + ids[: max(0, len(ids) - 1)]
+    return ids
+
+
+# -- writes --------------------------------------------------------------------------------
+
+
+def already_done(call: Call, ent: Entity, arg: str) -> dict[str, Any]:
+    status = ent.status
+    when = ent.record.get("updated_at")
+    state = f"is already {status}" if status else "was already done"
+    since = f" (since {when})" if when else ""
+    return error("already_done", f"{ent.noun} {ent.ident} {state}{since}; {call.profile.name} made no change",
+                 field=arg, state=status)
+
+
+def _apply(record: dict[str, Any], args: dict[str, Any], skip: set[str], *, add: bool) -> list[str]:
+    """Write ``args`` into ``record`` field by field; returns the fields changed.
+
+    ``record`` may be a shallow copy: a nested list is copied before an item of it changes.
+    """
+    changed: list[str] = []
+    target = record
+    for arg, value in args.items():
+        if not arg.endswith("_index") or type(value) is not int:
+            continue
+        base = arg[: -len("_index")]
+        list_field = resolve_field(record, base)
+        items = record.get(list_field) if list_field else None
+        if isinstance(items, list):
+            if not 0 <= value < len(items) or not isinstance(items[value], dict):
+                raise ArgumentProblem(arg, f"{arg}: {value} is out of range: there are {len(items)} {list_field}")
+            record[list_field] = items = copy_json(items)  # type: ignore[index]
+            target = items[value]
+            skip = skip | {arg}
+    for arg, value in args.items():
+        if arg in skip:
+            continue
+        name = resolve_field(target, arg)
+        if name is not None and isinstance(target[name], list | dict) and not isinstance(value, list | dict):
+            name = None
+        holder = target
+        if name is None and target is record:
+            for key, items in record.items():
+                if isinstance(items, list) and items and isinstance(items[0], dict):
+                    inner = resolve_field(items[0], arg)
+                    if inner is not None:
+                        record[key] = items = copy_json(items)
+                        holder, name = items[0], inner
+                        break
+        if name is None:
+            if not add:
+                continue
+            name = arg[4:] if arg.startswith("new_") else arg
+        holder[name] = copy_json(value)
+        changed.append(name)
+    return changed
+
+
+def write(call: Call) -> dict[str, Any]:
+    """A write on an entity: status changes, field updates, deletes and creates."""
+    p = call.profile
+    missing = _missing_reference(call)
+    if missing:
+        return missing
+    store = call.store
+    if store.plan.state == "already_done":
+        for arg in p.checked:
+            if call.present(arg) and str(call.args[arg]) in store.plan.values:
+                return already_done(call, store.entity(p.nouns[arg], call.args[arg]), arg)
+    found = _subject_entity(call) if p.kind != "create" or p.primary in p.checked else None
+    flags: dict[str, Any] = {}
+    ent: Entity | None = None
+    if found is not None:
+        arg, ent = found
+        if p.done and ent.status in p.done:
+            return already_done(call, ent, arg)
+        if ent.state == "partial":
+            if ent.seen:
+                ent.state = "normal"
+            else:
+                ent.corrupted = True
+        flags = _ambiguity(ent, arg)
+    if p.kind == "create":
+        return _create(call, ent, flags)
+    if ent is None:
+        ent = _keyless_entity(call)
+    now = iso(call.now)
+    if p.removes:
+        store.remove(ent)
+        return ok(call.echo(), deleted=True, deleted_at=now, **flags)
+    verb = p.verb or ""
+    name_noun = p.name_noun
+    creates = not p.done and verb not in _FIELD_VERBS and name_noun != ent.noun and not has_template(name_noun) \
+        and resolve_field(ent.record, name_noun) is None
+    if creates and verb in _SPENDING:
+        return _create(call, ent, flags)
+    changed: list[str] = []
+    field_name = status_field(ent.noun)
+    rec = ent.writable()
+    if p.done:
+        rec[field_name] = store.adapt_status(ent.noun, p.done)
+        changed.append(field_name)
+    skip = {a for a in p.locators if a == p.primary}
+    amount = next((v for k, v in call.args.items() if "amount" in word_set(k) and type(v) in (int, float)), None)
+    if amount is not None and verb == "refund":
+        rec["refunded_amount"] = round(math.fsum([rec.get("refunded_amount", 0), amount]), 2)
+        changed.append("refunded_amount")
+        skip |= {k for k in call.args if "amount" in word_set(k)}
+    if creates:
+        applied = {k: copy_json(v) for k, v in call.args.items() if k not in p.locators}
+        rec[slug(name_noun)] = {**applied, "applied_at": now}
+        changed.append(slug(name_noun))
+    else:
+        changed += _apply(rec, call.args, skip | ({field_name} if p.done else set()), add=True)
+    if "locked" in rec and verb in ("lock", "unlock"):
+        rec["locked"] = verb == "lock"
+    rec["updated_at"] = now
+    out = ok(call.echo())
+    if field_name in rec:
+        out[field_name] = rec[field_name]
+    out.update(updated=list(dict.fromkeys(changed)), updated_at=now, **flags)
+    return out
+
+
+def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[str, Any]:
+    p = call.profile
+    store = call.store
+    noun = p.created_noun or (p.verb if p.verb in _SPENDING else p.name_noun)
+    given = next((call.args[a] for a in p.new_ids if call.present(a)), None)
+    r = store.rng_for("create", p.name, str(call.index))
+    ident = str(given) if given is not None else str(call.ctx.id_for(noun, r))
+    rec = copy_json(store.build(noun, ident))
+    _apply(rec, call.args, set(p.new_ids), add=True)
+    field_name = status_field(noun)
+    if field_name in rec:
+        pool = store.spec.statuses.get(noun, ())
+        default = _CREATED_STATUS.get(noun) or _CREATED_STATUS.get(noun.split()[-1], "active")
+        rec[field_name] = next((s for s in _PREFERRED_NEW if s in pool), None) or (pool[0] if pool else default)
+    now = iso(call.now)
+    rec["created_at"] = now
+    store.create(noun, ident, rec)
+    id_key = call.spec.id_key(noun)
+    echo = call.echo()
+    if id_key in echo:
+        id_key = f"{p.verb or 'new'}_{id_key}"
+    ids_field, children_field = f"{slug(noun)}_ids", f"{slug(noun)}s"
+    for arg in p.checked:
+        if not call.present(arg):
+            continue
+        ref_noun = p.nouns[arg]
+        is_parent = parent is not None and parent.noun == ref_noun and parent.ident == str(call.args[arg])
+        shape = store.sample(ref_noun)
+        if not (is_parent or ids_field in shape or children_field in shape):
+            continue
+        ref = parent if is_parent else store.entity(ref_noun, call.args[arg])
+        target = ref.writable()  # type: ignore[union-attr]
+        linked = target.get(ids_field)
+        if isinstance(linked, list):
+            target[ids_field] = [*linked, ident]
+        children = target.get(children_field)
+        if isinstance(children, list):
+            body = {k: copy_json(v) for k, v in call.args.items() if k not in p.locators}
+            target[children_field] = [*children, {id_key: ident, **body, "created_at": now}]
+        if is_parent and p.name_noun != ref_noun:
+            _apply(target, {k: v for k, v in call.args.items() if k not in _QUIET_ARGS and word_set(k)},
+                   set(p.locators), add=False)
+        if p.verb in _SPENDING and "balance" in target and is_parent:
+            amount = next((v for k, v in call.args.items() if "amount" in word_set(k) and type(v) in (int, float)), 0)
+            for key in ("balance", "available_balance"):
+                if isinstance(target.get(key), int | float):
+                    target[key] = round(target[key] - amount, 2)
+    out = ok(echo, **{id_key: ident, "created_at": now})
+    if field_name in rec:
+        out[field_name] = rec[field_name]
+    out.update(flags)
+    return out
+
+
+# -- others --------------------------------------------------------------------------------
+
+
+def handoff(call: Call) -> dict[str, Any]:
+    """A hand-off to a person: a queue position and an expected wait."""
+    r = call.rng("handoff")
+    return ok(call.echo(), handoff_id=f"HO-{r.randrange(10**5, 10**6)}", queue="general support",
+              position_in_queue=r.randint(1, 9), estimated_wait_minutes=r.choice((2, 4, 5, 8, 12, 20)))
+
+
+def calculator(call: Call) -> dict[str, Any]:
+    """Real arithmetic through the safe evaluator; a bad expression is ``rejected``."""
+    p = call.profile
+    arg = p.expression_arg
+    try:
+        if arg is not None and isinstance(call.args.get(arg), str):
+            expression = call.args[arg]
+            return ok(expression=expression, result=evaluate(expression))
+        numbers = [v for k, v in call.args.items() if type(v) in (int, float)]
+        op = next((v for k, v in call.args.items() if k in ("operation", "op", "operator") and isinstance(v, str)), None)
+        if op is not None and len(numbers) >= 2:
+            return ok(result=apply_operation(op, numbers[0], numbers[1]))
+    except CalculatorError as exc:
+        field = arg or "arguments"
+        return error("rejected", f"{field}: {exc}", field=field, problem="invalid")
+    return error("rejected", "arguments: give an expression to evaluate", field=arg or "arguments", problem="missing")
+
+
+BUILDERS: dict[str, Callable[[Call], dict[str, Any]]] = {
+    "record": record,
+    "check": check,
+    "money": money,
+    "list": listing,
+    "write": write,
+    "handoff": handoff,
+    "calculator": calculator,
+}

@@ -1,0 +1,471 @@
+"""Results for coding tools: files, shell commands, git and CI, over one small seeded repository.
+
+The repository (a Python project: ``src/app``, ``tests``, ``README.md`` …) is laid out once per
+world; the files the task's user names are part of it (unless the world state is ``missing``).
+Reads, searches, ``cat`` and ``git diff`` all see the same contents, writes are remembered and
+make the tree dirty, a commit cleans it, and test results change with the workspace's version.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import shlex
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from whileai_env.kinds import name_tokens
+from whileai_env.world.context import Call, error, not_found, ok
+from whileai_env.world.values import COMMIT_MESSAGES, draw, iso, person
+
+_BASE_FILES = (
+    "README.md", "pyproject.toml", ".gitignore", "src/app/__init__.py", "src/app/models.py",
+    "src/app/handlers.py", "src/app/utils.py", "src/app/config.py", "tests/conftest.py",
+    "tests/test_models.py", "tests/test_handlers.py", "scripts/migrate.py",
+)
+_NAMES = ("order", "user", "invoice", "session", "report", "payment", "customer", "event")
+_KNOWN_COMMANDS = frozenset({
+    "ls", "cat", "pwd", "echo", "git", "pytest", "python", "python3", "pip", "npm", "node", "npx", "yarn", "make",
+    "go", "cargo", "grep", "rg", "find", "head", "tail", "wc", "mkdir", "touch", "rm", "cp", "mv", "sed", "awk",
+    "which", "env", "export", "cd", "true", "false", "tox", "ruff", "mypy", "black", "uv", "poetry", "jest", "curl",
+    "docker", "sort", "uniq", "diff",
+})
+
+
+def _python(path: str, r: Any) -> str:
+    noun = r.choice(_NAMES)
+    cls = noun.title()
+    return (
+        f'"""{cls} helpers for the {path.split("/")[-2] if "/" in path else "app"} package."""\n\n'
+        "from __future__ import annotations\n\nimport logging\nfrom dataclasses import dataclass\n\n"
+        "log = logging.getLogger(__name__)\n\n\n"
+        f"@dataclass\nclass {cls}:\n    id: str\n    status: str = \"open\"\n    total: float = 0.0\n\n\n"
+        f"def load_{noun}(store, {noun}_id: str) -> {cls} | None:\n"
+        f'    """Return the {noun} with this id, or None."""\n'
+        f"    row = store.get({noun}_id)\n    if row is None:\n"
+        f'        log.warning("{noun} %s not found", {noun}_id)\n        return None\n'
+        f"    return {cls}(**row)\n\n\n"
+        f"def total_of(items: list[{cls}]) -> float:\n"
+        "    # TODO: use math.fsum once the rounding test is fixed\n"
+        "    return sum(i.total for i in items)\n"
+    )
+
+
+def _test(path: str, r: Any) -> str:
+    noun = r.choice(_NAMES)
+    return (
+        f"from app.models import {noun.title()}, total_of\n\n\n"
+        f"def test_total_of_empty():\n    assert total_of([]) == 0\n\n\n"
+        f"def test_total_of_two():\n    items = [{noun.title()}(id=\"a\", total=1.1), {noun.title()}(id=\"b\", total=2.2)]\n"
+        "    assert round(total_of(items), 2) == 3.3\n"
+    )
+
+
+def content_for(path: str, key: str) -> str:
+    """The contents of ``path`` in a fresh checkout (by extension, seeded by the path)."""
+    r = draw(key, "file", path)
+    name = path.rsplit("/", 1)[-1]
+    if name.startswith("test_") and name.endswith(".py"):
+        return _test(path, r)
+    if name.endswith(".py"):
+        return _python(path, r)
+    if name == "README.md" or name.endswith(".md"):
+        return "# app\n\nOrder and invoice service.\n\n## Development\n\n```\npip install -e .[dev]\npytest -q\n```\n"
+    if name.endswith(".toml"):
+        return '[project]\nname = "app"\nversion = "0.4.2"\ndependencies = ["httpx>=0.27", "pydantic>=2"]\n'
+    if name.endswith((".yaml", ".yml")):
+        return "service:\n  name: app\n  port: 8080\n  log_level: info\n"
+    if name.endswith(".json"):
+        return '{\n  "name": "app",\n  "version": "0.4.2",\n  "private": true\n}\n'
+    if name.endswith((".ts", ".tsx", ".js")):
+        return "export function totalOf(items: { total: number }[]): number {\n  return items.reduce((a, i) => a + i.total, 0);\n}\n"
+    if name == ".gitignore":
+        return "__pycache__/\n.venv/\n*.egg-info/\n.pytest_cache/\n"
+    return f"{name}\n"
+
+
+@dataclass
+class Workspace:
+    """The repository state of one episode."""
+
+    key: str
+    files: dict[str, str | None] = field(default_factory=dict)
+    dirty: dict[str, str] = field(default_factory=dict)
+    branch: str = "main"
+    branches: set[str] = field(default_factory=lambda: {"main", "develop"})
+    commits: list[dict[str, Any]] = field(default_factory=list)
+    pushed: int = 0
+    version: int = 0
+    committed: dict[str, str | None] = field(default_factory=dict)
+
+    def base(self, path: str) -> str:
+        """The content of ``path`` at the last commit ("" if it did not exist)."""
+        if path in self.committed:
+            return self.committed[path] or ""
+        return content_for(path, self.key) if path in _BASE_FILES or self.dirty.get(path) != "added" else ""
+
+    @classmethod
+    def build(cls, key: str, now: int, *, paths: tuple[list[str], list[str]] = ([], []),
+              branches: tuple[list[str], list[str]] = ([], []), current: str | None = None,
+              dirty: bool | None = None) -> Workspace:
+        """Lay out the repository: ``paths``/``branches`` are (present, absent) lists from the
+        task's plan, ``current`` the checked-out branch, ``dirty`` forces a dirty (True) or
+        clean (False) tree; otherwise 0–2 files are modified, by hash."""
+        ws = cls(key=key)
+        for path in (*_BASE_FILES, *paths[0]):
+            if path not in paths[1]:
+                ws.files[_norm(path)] = None
+        ws.branches = ({"main", "develop"} | set(branches[0])) - set(branches[1]) | {"main"}
+        if current:
+            ws.branches.add(current)
+            ws.branch = current
+        r = draw(key, "workspace")
+        python = sorted(p for p in ws.files if p.endswith(".py"))
+        low = 1 if dirty else 0
+        for path in r.sample(python, min(len(python), 0 if dirty is False else r.randint(low, 2))):
+            ws.files[path] = content_for(path, key).replace("    return ", "    # TODO: handle an empty input\n    return ", 1)
+            ws.dirty[path] = "modified"
+        for i in range(5):
+            who = person(r)
+            ws.commits.append({"sha": f"{r.getrandbits(160):040x}", "author": who.name,
+                               "date": iso(now - (i + 1) * r.randint(3600, 3 * 86400)),
+                               "message": r.choice(COMMIT_MESSAGES)})
+        ws.pushed = len(ws.commits)
+        return ws
+
+    def exists(self, path: str) -> bool:
+        return _norm(path) in self.files
+
+    def read(self, path: str) -> str:
+        p = _norm(path)
+        text = self.files.get(p)
+        return content_for(p, self.key) if text is None else text
+
+    def write(self, path: str, text: str) -> bool:
+        p = _norm(path)
+        created = p not in self.files
+        self.files[p] = text
+        if p not in self.dirty:
+            self.dirty[p] = "added" if created and self.committed.get(p) is None and p not in _BASE_FILES else "modified"
+        self.version += 1
+        return created
+
+    def is_dir(self, path: str) -> bool:
+        p = _norm(path)
+        return p in ("", ".") or any(f.startswith(p.rstrip("/") + "/") for f in self.files)
+
+
+def _norm(path: str) -> str:
+    """``./src/app.py``, ``/workspace/src/app.py`` → ``src/app.py``; ``./`` → ``.``."""
+    p = path.strip().removeprefix("/workspace").lstrip("/")
+    while p.startswith("./"):
+        p = p[2:]
+    return p.rstrip("/") or "."
+
+
+def _path_arg(call: Call) -> str | None:
+    for name in ("path", "file", "file_path", "filepath", "filename", "dir", "directory", "folder"):
+        value = call.args.get(name)
+        if isinstance(value, str):
+            return value
+    arg = call.profile.primary
+    value = call.args.get(arg) if arg else None
+    return value if isinstance(value, str) else None
+
+
+def _op(call: Call, table: dict[str, tuple[str, ...]], default: str) -> str:
+    words = name_tokens(call.profile.name)
+    for op, verbs in table.items():
+        if any(w in verbs for w in words):
+            return op
+    return default
+
+
+# -- files ---------------------------------------------------------------------------------
+
+_FILE_OPS = {
+    "search": ("search", "grep", "find", "glob"),
+    "list": ("list", "ls", "tree", "browse", "directory", "dir", "folder"),
+    "delete": ("delete", "remove", "rm", "unlink"),
+    "write": ("write", "save", "create", "put", "update", "edit", "patch", "append", "upload", "replace"),
+}
+
+
+def files(call: Call) -> dict[str, Any]:
+    """Read, write, list, search or delete files of the workspace."""
+    ws: Workspace = call.workspace
+    op = _op(call, _FILE_OPS, "write" if call.profile.is_write else "read")
+    path = _path_arg(call)
+    if op == "search":
+        return _search(call, ws)
+    if op == "list":
+        return _list_dir(call, ws, path or ".")
+    if path is None:
+        return error("rejected", "path: required field is missing", field="path", problem="missing")
+    if op == "write":
+        text = next((v for k, v in call.args.items() if k in ("content", "contents", "text", "body", "data")
+                     and isinstance(v, str)), "")
+        created = ws.write(path, text)
+        return ok(call.echo(), bytes_written=len(text.encode("utf-8")), created=created)
+    if not ws.exists(path):
+        return not_found("file", path, "path")
+    if op == "delete":
+        ws.files.pop(_norm(path), None)
+        ws.dirty[_norm(path)] = "deleted"
+        ws.version += 1
+        return ok(call.echo(), deleted=True)
+    lines = ws.read(path).splitlines()
+    start = call.args.get("start_line") if type(call.args.get("start_line")) is int else 1
+    end = call.args.get("end_line") if type(call.args.get("end_line")) is int else len(lines)
+    start, end = max(1, start), min(len(lines), end)
+    chosen = lines[start - 1:end] if start <= end else []
+    return ok(call.echo(), content="\n".join(chosen) + ("\n" if chosen else ""), start_line=start,
+              end_line=max(start - 1, end), total_lines=len(lines), size_bytes=len(ws.read(path).encode("utf-8")))
+
+
+def _list_dir(call: Call, ws: Workspace, path: str) -> dict[str, Any]:
+    if ws.exists(path) and not ws.is_dir(path):
+        name = _norm(path)
+        item = {"name": name, "type": "file", "size_bytes": len(ws.read(name).encode())}
+        return ok(call.echo(), items=[item], count=1)
+    if not ws.is_dir(path):
+        return not_found("directory", path, "path")
+    base = _norm(path)
+    prefix = "" if base in ("", ".") else base.rstrip("/") + "/"
+    recursive = call.args.get("recursive") is True
+    seen: dict[str, str] = {}
+    for f in sorted(ws.files):
+        if not f.startswith(prefix):
+            continue
+        rest = f[len(prefix):]
+        if recursive or "/" not in rest:
+            seen[rest] = "file"
+        else:
+            seen.setdefault(rest.split("/", 1)[0], "directory")
+    items = [{"name": n, "type": t, **({"size_bytes": len(ws.read(prefix + n).encode())} if t == "file" else {})}
+             for n, t in seen.items()]
+    return ok(call.echo(), items=items, count=len(items))
+
+
+def _search(call: Call, ws: Workspace) -> dict[str, Any]:
+    query = next((v for k, v in call.args.items() if k in ("query", "pattern", "regex", "q", "text", "search")
+                  and isinstance(v, str)), "")
+    try:
+        pattern = re.compile(query)
+    except re.error as exc:
+        return error("rejected", f"query: invalid regular expression: {exc}", field="query", problem="invalid")
+    glob = call.args.get("glob") if isinstance(call.args.get("glob"), str) else None
+    within = [_norm(p) for p in call.args.get("paths", []) if isinstance(p, str)]
+    suffix = glob.lstrip("*") if glob and glob.startswith("*") else None
+    cap = call.args.get("max_results") if type(call.args.get("max_results")) is int else 100
+    matches = []
+    for path in sorted(ws.files):
+        if (suffix and not path.endswith(suffix)) or (within and not any(path.startswith(w) for w in within)):
+            continue
+        for number, line in enumerate(ws.read(path).splitlines(), 1):
+            if len(matches) < cap and pattern.search(line):
+                matches.append({"path": path, "line": number, "text": line.strip()[:200]})
+    return ok(items=matches, count=len(matches))
+
+
+# -- shell ---------------------------------------------------------------------------------
+
+
+def _test_summary(call: Call, scope: str) -> tuple[dict[str, Any], str]:
+    ws: Workspace = call.workspace
+    r = draw(call.key, "tests", scope, str(ws.version))
+    total = r.randint(6, 40) if scope else r.randint(40, 240)
+    failed = r.randint(1, 3) if r.random() < call.options.failure_share else 0
+    skipped = r.choice((0, 0, 1, 2))
+    tests = sorted(f for f in ws.files if "/test_" in f or f.startswith("test_"))
+    failures = [{"test": f"{r.choice(tests or ['tests/test_app.py'])}::test_{r.choice(_NAMES)}_{i}",
+                 "message": r.choice(("AssertionError: assert 3.3000000000000003 == 3.3",
+                                      "KeyError: 'status'", "TypeError: 'NoneType' object is not subscriptable"))}
+                for i in range(failed)]
+    duration = round(r.uniform(0.4, 40.0), 2)
+    counts = {"passed": total - failed - skipped, "failed": failed, "skipped": skipped, "duration_s": duration}
+    parts = [f"{counts['passed']} passed"] + ([f"{failed} failed"] if failed else []) + ([f"{skipped} skipped"] if skipped else [])
+    text = "".join(f"FAILED {f['test']} - {f['message']}\n" for f in failures)
+    text += f"{'=' * 10} {', '.join(parts)} in {duration}s {'=' * 10}\n"
+    return {**counts, "failures": failures}, text
+
+
+def shell(call: Call) -> dict[str, Any]:
+    """Run a shell command in the workspace: plausible stdout, stderr and exit code."""
+    ws: Workspace = call.workspace
+    arg = call.profile.command_arg
+    command = call.args.get(arg, "") if arg else ""
+    if not isinstance(command, str) or not command.strip():
+        return error("rejected", f"{arg or 'command'}: give a command to run", field=arg or "command", problem="missing")
+    try:
+        words = shlex.split(command)
+    except ValueError:
+        words = command.split()
+    program = words[0] if words else ""
+    rest = words[1:]
+    r = call.rng("shell")
+    out, err, code = "", "", 0
+    if program not in _KNOWN_COMMANDS:
+        err, code = f"bash: {program}: command not found\n", 127
+    elif program == "pwd":
+        out = "/workspace\n"
+    elif program == "echo":
+        out = " ".join(rest) + "\n"
+    elif program == "ls":
+        listing = _list_dir(call, ws, next((w for w in rest if not w.startswith("-")), "."))
+        if listing["status"] == "ok":
+            out = "".join(i["name"] + "\n" for i in listing["items"])
+        else:
+            err, code = f"ls: cannot access '{rest[-1]}': No such file or directory\n", 2
+    elif program in ("cat", "head", "tail"):
+        target = next((w for w in rest if not w.startswith("-")), "")
+        if ws.exists(target):
+            lines = ws.read(target).splitlines(keepends=True)
+            out = "".join(lines if program == "cat" else lines[:10] if program == "head" else lines[-10:])
+        else:
+            err, code = f"{program}: {target}: No such file or directory\n", 1
+    elif program == "git":
+        out, err, code = _git_text(call, ws, rest)
+    elif program in ("pytest", "tox", "jest") or (program in ("npm", "yarn", "make", "go", "cargo") and "test" in rest):
+        summary, out = _test_summary(call, " ".join(w for w in rest if not w.startswith("-")))
+        code = 1 if summary["failed"] else 0
+    elif program in ("touch", "mkdir"):
+        for w in rest:
+            if not w.startswith("-") and program == "touch":
+                ws.write(w, ws.read(w) if ws.exists(w) else "")
+    elif program == "rm":
+        for w in rest:
+            if not w.startswith("-"):
+                ws.files.pop(_norm(w), None)
+                ws.dirty[_norm(w)] = "deleted"
+    elif program in ("python", "python3", "node") and r.random() < call.options.failure_share:
+        err, code = "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'app.cli'\n", 1
+    elif program in ("grep", "rg") and rest:
+        words = [w for w in rest if not w.startswith("-")]
+        pattern = words[0] if words else ""
+        found = _search(replace(call, args={"query": re.escape(pattern), "paths": words[1:]}), ws)
+        out = "".join(f"{m['path']}:{m['line']}:{m['text']}\n" for m in found.get("items", []))
+        code = 0 if out else 1
+    elif program == "false":
+        code = 1
+    return ok(exit_code=code, stdout=out, stderr=err, duration_ms=r.randint(8, 2400))
+
+
+# -- git -----------------------------------------------------------------------------------
+
+_GIT_OPS = {
+    "status": ("status",), "diff": ("diff",), "commit": ("commit",), "checkout": ("checkout", "switch", "branch"),
+    "push": ("push",), "pull": ("pull", "fetch"), "log": ("log", "history"),
+}
+
+
+def _diff_text(ws: Workspace, only: str | None) -> tuple[str, int, int]:
+    """A unified diff of the working tree against the last commit, with its line counts."""
+    chunks, plus, minus = [], 0, 0
+    for path, change in sorted(ws.dirty.items()):
+        if only and not path.startswith(_norm(only)):
+            continue
+        before = ws.base(path)
+        after = "" if change == "deleted" else ws.read(path)
+        lines = list(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
+                                          f"a/{path}", f"b/{path}"))
+        plus += sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
+        minus += sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
+        chunks.append(f"diff --git a/{path} b/{path}\n" + "".join(x if x.endswith("\n") else x + "\n" for x in lines))
+    return "".join(chunks), plus, minus
+
+
+def git(call: Call) -> dict[str, Any]:
+    """``git status``/``diff``/``commit``/``checkout``/``push``/``pull``/``log`` on the workspace."""
+    ws: Workspace = call.workspace
+    op = _op(call, _GIT_OPS, "status")
+    r = call.rng("git")
+    if op == "status":
+        unstaged = sorted(p for p, c in ws.dirty.items() if c != "added")
+        untracked = sorted(p for p, c in ws.dirty.items() if c == "added")
+        return ok(branch=ws.branch, ahead=len(ws.commits) - ws.pushed, staged=[], unstaged=unstaged,
+                  untracked=untracked, clean=not ws.dirty)
+    if op == "diff":
+        only = call.args.get("path") if isinstance(call.args.get("path"), str) else None
+        if only and not (ws.exists(only) or ws.is_dir(only) or _norm(only) in ws.dirty):
+            return error("not_found", f"ambiguous argument '{only}': unknown revision or path not in the working tree",
+                         field="path")
+        if call.args.get("staged") is True:
+            return ok(call.echo(), diff="", files_changed=0, insertions=0, deletions=0)
+        text, plus, minus = _diff_text(ws, only)
+        changed = sum(1 for p in ws.dirty if not only or p.startswith(_norm(only)))
+        return ok(call.echo(), diff=text, files_changed=changed, insertions=plus, deletions=minus)
+    if op == "commit":
+        if not ws.dirty:
+            return error("already_done", "nothing to commit, working tree clean")
+        sha = f"{r.getrandbits(160):040x}"
+        message = next((v for k, v in call.args.items() if k in ("message", "msg", "summary") and isinstance(v, str)), "")
+        ws.commits.insert(0, {"sha": sha, "author": "agent", "date": iso(call.now), "message": message})
+        changed = len(ws.dirty)
+        for path, change in ws.dirty.items():
+            ws.committed[path] = None if change == "deleted" else ws.read(path)
+        ws.dirty.clear()
+        return ok(sha=sha, short_sha=sha[:7], branch=ws.branch, files_changed=changed)
+    if op == "checkout":
+        branch = next((v for k, v in call.args.items() if k in ("branch", "name", "ref", "target") and isinstance(v, str)), "")
+        create = any(call.args.get(k) is True for k in ("create", "new", "create_branch", "b"))
+        exists = branch in ws.branches
+        if branch == ws.branch and not create:
+            return error("already_done", f"already on '{branch}'", field="branch")
+        if create and exists:
+            return error("already_done", f"a branch named '{branch}' already exists", field="branch")
+        if not create and not exists:
+            return error("not_found", f"pathspec '{branch}' did not match any branch known to git", field="branch")
+        ws.branches.add(branch)
+        ws.branch = branch
+        return ok(call.echo(), branch=branch, created=create)
+    if op == "push":
+        pushed = len(ws.commits) - ws.pushed
+        ws.pushed = len(ws.commits)
+        remote = call.args.get("remote") if isinstance(call.args.get("remote"), str) else "origin"
+        return ok(remote=remote, branch=ws.branch, pushed_commits=pushed,
+                  url=f"https://git.example.internal/app/tree/{ws.branch}")
+    if op == "pull":
+        return ok(branch=ws.branch, updated=False, commits=0)
+    items = [dict(c, sha=c["sha"][:7]) for c in ws.commits[:10]]
+    return ok(items=items, count=len(items))
+
+
+def _git_text(call: Call, ws: Workspace, rest: list[str]) -> tuple[str, str, int]:
+    sub = rest[0] if rest else ""
+    if sub == "status":
+        lines = [f"On branch {ws.branch}"] + [f"\t{c}:   {p}" for p, c in sorted(ws.dirty.items())]
+        if not ws.dirty:
+            lines.append("nothing to commit, working tree clean")
+        return "\n".join(lines) + "\n", "", 0
+    if sub == "diff":
+        return _diff_text(ws, None)[0], "", 0
+    if sub == "log":
+        return "".join(f"{c['sha'][:7]} {c['message']}\n" for c in ws.commits[:10]), "", 0
+    if sub == "branch":
+        return "".join(("* " if b == ws.branch else "  ") + b + "\n" for b in sorted(ws.branches)), "", 0
+    return "", "", 0
+
+
+# -- CI ------------------------------------------------------------------------------------
+
+
+def ci(call: Call) -> dict[str, Any]:
+    """Test runs (passed/failed/skipped counts, failures) and pipeline states."""
+    ws: Workspace = call.workspace
+    words = set(name_tokens(call.profile.name))
+    scope = _path_arg(call) or ""
+    if words & {"test", "tests", "lint", "coverage"}:
+        if scope and not (ws.exists(scope) or ws.is_dir(scope)):
+            return not_found("test path", scope, "path")
+        summary, text = _test_summary(call, scope + "|" + str(call.args.get("keyword", "")))
+        return ok(call.echo(), **summary, output=text)
+    r = draw(call.key, "pipeline", ws.branch, str(ws.version))
+    state = "failed" if r.random() < call.options.failure_share else r.choice(("passed", "passed", "running"))
+    jobs = [{"name": n, "state": state if n == "test" else "passed", "duration_s": r.randint(20, 600)}
+            for n in ("lint", "test", "build")]
+    return ok(call.echo(), pipeline_id=f"pl_{r.randrange(10**6, 10**7)}", branch=ws.branch, state=state, jobs=jobs,
+              url=f"https://ci.example.internal/app/pipelines/{r.randrange(1000, 9999)}")
+
+
+BUILDERS = {"file": files, "shell": shell, "git": git, "ci": ci}
