@@ -1,0 +1,357 @@
+"""A row read once for grading: its steps, who said what before each call, and lazy haystacks.
+
+The conduct gate and the outcome checklist both need the same facts (which text the user had
+given before a call, which results came earlier, what a tool's kind is), so a row is parsed
+into a :class:`Trajectory` once per grade. A value is looked for in the cheap places first (user
+turns, system prompt); tool results are read from their tool messages (the JSON the agent saw)
+and serialised only for rows without them, each at most once.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+from typing import Any
+
+from whileai_env.kinds import WRITE_KINDS, classify_tool
+
+#: Error codes that come from the fault schedule (the world refused for its own reasons).
+FAULT_ERRORS = frozenset({"timeout", "permission_denied", "rate_limited", "server_error"})
+#: Faults whose result is still usable (``status == "ok"``): not a failed call.
+DEGRADED_FAULTS = frozenset({"stale", "truncated"})
+
+
+class Step:
+    """One ledger entry, with the facts the checks read precomputed.
+
+    ``index`` is the ledger's call index, ``at`` the position in :attr:`Trajectory.steps`, ``pos``
+    the ordinal of the assistant message that made the call (``None`` when unknown) and ``cut`` how
+    much of the user text had been said before it.
+    """
+
+    __slots__ = ("args", "at", "call_id", "cut", "error", "failed", "fault", "kind", "pos", "raw", "result",
+                 "succeeded", "tool")
+
+    def __init__(self, raw: dict[str, Any], position: int) -> None:
+        get = raw.get
+        self.raw = raw
+        self.at = position
+        tool = get("tool")
+        self.tool = tool if type(tool) is str else ""
+        args = get("arguments")
+        self.args = args if type(args) is dict or isinstance(args, dict) else {}
+        result = get("result")
+        result = self.result = result if type(result) is dict or isinstance(result, dict) else {}
+        error = get("error")
+        if error is None and result.get("status") == "error":
+            detail = result.get("error")
+            error = detail.get("code") if isinstance(detail, dict) else "error"
+        self.error = error
+        fault = self.fault = get("fault")
+        self.kind = get("kind", "?")
+        self.call_id = get("call_id")
+        if error is not None:
+            failed = True
+        elif fault is None:
+            failed = get("ok") is False
+        else:
+            failed = fault not in DEGRADED_FAULTS
+        self.failed = failed
+        self.succeeded = not failed
+        self.pos: int | None = None
+        self.cut = 0
+
+    @property
+    def index(self) -> int:
+        """The ledger's call index."""
+        return self.raw.get("index", self.at)
+
+    @property
+    def mode(self) -> str | None:
+        """The fired fault's mode (``transient`` or ``persistent``) as the ledger recorded it."""
+        return self.raw.get("fault_mode")
+
+    @property
+    def got_through(self) -> bool:
+        """The call passed the fault schedule (it may still be ``not_found`` or ``already_done``)."""
+        return (self.fault is None or self.fault in DEGRADED_FAULTS) and self.error not in FAULT_ERRORS
+
+    def same_call(self, other: Step) -> bool:
+        return self.tool == other.tool and self.args == other.args
+
+
+def scalar_text(value: Any) -> str | None:
+    """A locator value as comparable text (lowercase, no leading ``#``), or ``None`` for non-scalars.
+
+    >>> scalar_text("#4412"), scalar_text(4412.0), scalar_text(True)
+    ('4412', '4412', None)
+    """
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, float) and value.is_integer():
+        value = int(value)
+    if isinstance(value, str | int | float):
+        text = str(value).strip().lstrip("#").lower()
+        return text or None
+    return None
+
+
+def message_text(content: Any) -> str:
+    """The text of an OpenAI message ``content`` (a string, ``None`` or a list of parts)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "".join(p.get("text", "") for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str))
+    return "" if content is None else str(content)
+
+
+def declared_tools(tools: Any) -> tuple[frozenset[str] | None, dict[str, str]]:
+    """Tool names and kinds from a list of names, a ``Spec``, OpenAI/bare tool dicts or a name→kind map."""
+    if tools is None:
+        return None, {}
+    if type(tools) is list and set(map(type, tools)) <= {str}:
+        return frozenset(tools), {}
+    spec_tools = getattr(tools, "tools", None)
+    if spec_tools is not None:
+        return frozenset(t.name for t in spec_tools), {t.name: t.kind for t in spec_tools}
+    if isinstance(tools, Mapping):
+        return frozenset(str(k) for k in tools), {str(k): str(v) for k, v in tools.items() if isinstance(v, str)}
+    names: set[str] = set()
+    kinds: dict[str, str] = {}
+    for item in tools if isinstance(tools, Iterable) else ():
+        if isinstance(item, str):
+            names.add(item)
+        elif isinstance(item, Mapping):
+            inner = item.get("function") if isinstance(item.get("function"), Mapping) else item
+            name = inner.get("name")
+            if isinstance(name, str):
+                names.add(name)
+                kind = item.get("kind") or inner.get("kind")
+                if isinstance(kind, str):
+                    kinds[name] = kind
+        elif isinstance(getattr(item, "name", None), str):
+            names.add(item.name)
+            if isinstance(getattr(item, "kind", None), str):
+                kinds[item.name] = item.kind
+    return frozenset(names), kinds
+
+
+_CODE_CHAR = re.compile(r"[\d_@#]")
+_EDGE = ".,;:!?()[]{}<>\"'*`"
+
+
+@lru_cache(maxsize=1024)
+def code_words(text: str) -> tuple[str, ...]:
+    """The whitespace-separated words of ``text`` that hold a digit, ``_``, ``@`` or ``#``, with
+    surrounding punctuation stripped: the candidates for identifiers and codes.
+
+    >>> code_words("Order #4412 (refund rf_20931) is on its way.")
+    ('#4412', 'rf_20931')
+    """
+    if not _CODE_CHAR.search(text):
+        return ()
+    out = []
+    for word in text.split():
+        if not word.isalpha():
+            word = word.strip(_EDGE)
+            if word and _CODE_CHAR.search(word):
+                out.append(word)
+    return tuple(out)
+
+
+@lru_cache(maxsize=4096)
+def tool_kind(name: str) -> str:
+    """:func:`~whileai_env.kinds.classify_tool` by name alone, cached (it runs on every grade)."""
+    return classify_tool(name)
+
+
+def _dict(value: Any) -> dict[str, Any]:
+    return value if isinstance(value, dict) else {}
+
+
+class Trajectory:
+    """The parsed row. Built by the checklist; read-only for the checks.
+
+    Nested structures are read when they are ``dict`` s (JSON objects); anything else counts as
+    absent.
+    """
+
+    __slots__ = ("_args_text", "_everything", "_kind_cache", "_repeats", "_results", "_seen", "_tool_texts",
+                 "assistant", "by_tool", "declared", "dims", "fault_plan", "final", "first_write", "kinds",
+                 "privileged", "row", "steps", "system", "user_text", "world")
+
+    def __init__(self, row: Mapping[str, Any], declared: Any = None) -> None:
+        get = row.get
+        self.row = row
+        final = get("final_text")
+        self.final = final if type(final) is str else ""
+        self.dims = _dict(get("scenario_dimensions"))
+        self.world = _dict(get("world"))
+        self.fault_plan = _dict(get("fault_plan"))
+        self.privileged = _dict(get("privileged"))
+        self.declared, kinds = declared_tools(get("tools") if declared is None else declared)
+        row_kinds = get("tool_kinds")
+        if isinstance(row_kinds, dict):
+            kinds = {**kinds, **row_kinds}
+        self.kinds = kinds
+        self._kind_cache: dict[str, str | None] = {}
+        system: list[str] = []
+        users: list[str] = []
+        cuts: list[int] = []
+        assistant: list[tuple[int, str]] = []
+        call_pos: dict[str, int] = {}
+        tool_texts: dict[Any, str] = {}
+        total = 0
+        for message in get("messages") or ():
+            if type(message) is not dict and not isinstance(message, dict):
+                continue
+            role = message.get("role")
+            content = message.get("content")
+            text = content if type(content) is str else ("" if content is None else message_text(content))
+            if role == "tool":
+                tool_texts[message.get("tool_call_id")] = text
+            elif role == "assistant":
+                ordinal = len(cuts)
+                cuts.append(total)
+                if text and not text.isspace():
+                    assistant.append((ordinal, text))
+                calls = message.get("tool_calls")
+                if calls:
+                    for call in calls:
+                        if type(call) is dict:
+                            call_pos[call.get("id")] = ordinal
+            elif role == "user":
+                text = text.lower()
+                users.append(text)
+                total += len(text) + 1
+            elif role == "system" or role == "developer":
+                system.append(text.lower())
+        if not users and type(get("prompt")) is str:
+            users.append(get("prompt").lower())
+        if not system and type(get("system_prompt")) is str:
+            system.append(get("system_prompt").lower())
+        if not assistant and self.final and not self.final.isspace():
+            assistant.append((len(cuts), self.final))
+        self.assistant = assistant
+        self.system = "\n".join(system)
+        self.user_text = "\n".join(users)
+        everything = len(self.user_text) + 1
+        steps = []
+        by_tool: dict[str, list[Step]] = {}
+        for raw in get("steps") or ():
+            if not isinstance(raw, dict):
+                continue
+            step = Step(raw, len(steps))
+            pos = call_pos.get(step.call_id) if step.call_id is not None else None
+            step.pos = pos
+            step.cut = cuts[pos] if pos is not None else everything
+            steps.append(step)
+            if step.tool in by_tool:
+                by_tool[step.tool].append(step)
+            else:
+                by_tool[step.tool] = [step]
+        self.steps = steps
+        self.by_tool = by_tool
+        first_write = None
+        for step in steps:
+            if step.kind == "?":
+                step.kind = self.kind_of(step.tool)
+            if first_write is None and step.kind in WRITE_KINDS:
+                first_write = step
+        self.first_write = first_write
+        self._tool_texts = tool_texts
+        self._results: list[str | None] = [None] * len(steps)
+        self._everything: str | None = None
+        self._args_text: str | None = None
+        self._repeats: list[tuple[Step, list[Step]]] | None = None
+        self._seen: dict[str, bool] = {}
+
+    def kind_of(self, tool: str) -> str | None:
+        """The tool's kind: from the ledger, the row's ``tool_kinds``, the declared spec, or its name."""
+        cache = self._kind_cache
+        if tool in cache:
+            return cache[tool]
+        kind: str | None = "?"
+        for step in self.by_tool.get(tool, ()):
+            if step.kind != "?":
+                kind = step.kind
+                break
+        if kind == "?":
+            if tool in self.kinds:
+                kind = self.kinds[tool]
+            elif self.declared is not None and tool not in self.declared:
+                kind = None
+            else:
+                kind = tool_kind(tool)
+        cache[tool] = kind
+        return kind
+
+    @staticmethod
+    def is_write(kind: str | None) -> bool:
+        return kind in WRITE_KINDS
+
+    def result_text(self, i: int) -> str:
+        """Step ``i``'s result as the agent saw it (its tool message, else the result serialised),
+        lowercase."""
+        text = self._results[i]
+        if text is None:
+            step = self.steps[i]
+            seen = self._tool_texts.get(step.call_id) if step.call_id is not None else None
+            if seen is None:
+                seen = json.dumps(step.result, ensure_ascii=False, default=str)
+            text = self._results[i] = seen.lower()
+        return text
+
+    def seen_before(self, value: str, i: int) -> bool:
+        """Whether ``value`` (lowercase) was in the system prompt, a user turn before step ``i``'s
+        call, or the result of an earlier step."""
+        if value in self.system or self.user_text.find(value, 0, self.steps[i].cut) >= 0:
+            return True
+        return any(value in self.result_text(j) for j in range(i))
+
+    def seen_anywhere(self, value: str) -> bool:
+        """Whether ``value`` (lowercase) appears in a user turn, the system prompt, a tool result or
+        a tool argument."""
+        if value in self.user_text or value in self.system:
+            return True
+        seen = self._seen
+        if value in seen:
+            return seen[value]
+        found = self._seen_in_calls(value)
+        seen[value] = found
+        return found
+
+    def _seen_in_calls(self, value: str) -> bool:
+        if self._everything is None:
+            self._everything = "\n".join([self.result_text(i) for i in range(len(self.steps))])
+        if value in self._everything:
+            return True
+        if self._args_text is None:
+            self._args_text = json.dumps([s.raw.get("arguments") for s in self.steps], ensure_ascii=False,
+                                         default=str).lower()
+        return value in self._args_text
+
+    def repeats(self) -> list[tuple[Step, list[Step]]]:
+        """Every call that repeats an earlier one (same tool, same arguments), with those earlier
+        calls, in call order within each tool."""
+        if self._repeats is None:
+            out = []
+            for calls in self.by_tool.values():
+                for j in range(1, len(calls)):
+                    later = calls[j]
+                    same = [s for s in calls[:j] if s.args == later.args]
+                    if same:
+                        out.append((later, same))
+            self._repeats = out
+        return self._repeats
+
+    def replies_after(self, pos: int | None) -> str:
+        """Assistant text from message ordinal ``pos`` on (all replies when unknown), joined."""
+        if pos is None:
+            return self.replies()
+        return "\n".join(text for ordinal, text in self.assistant if ordinal >= pos) or self.final
+
+    def replies(self) -> str:
+        return "\n".join(text for _, text in self.assistant) or self.final
