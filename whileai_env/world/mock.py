@@ -107,7 +107,7 @@ class World:
         self.execute = execute
         self._profile = profile_for(self.spec)
         self._epoch = self.options.clock_epoch
-        self._options_json = canonical_json(self.options.to_dict())
+        self._options_json = self.options.key
         self.seed = int(seed)
         self.follows = False
         self._faults_given: Any = None

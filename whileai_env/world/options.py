@@ -7,10 +7,13 @@ file fails loudly instead of silently keeping a default.
 from __future__ import annotations
 
 import calendar
+import functools
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
+
+from whileai_env._hashing import canonical_json
 
 
 @dataclass(frozen=True)
@@ -76,6 +79,11 @@ class WorldOptions:
         """``clock`` as seconds since the epoch (UTC)."""
         return parse_clock(self.clock)
 
+    @functools.cached_property
+    def key(self) -> str:
+        """The options as canonical JSON, computed once (worlds mix it into their hashes)."""
+        return canonical_json(self.to_dict())
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready dict (tuples as lists)."""
         return {k: list(v) if isinstance(v, tuple) else v for k, v in asdict(self).items()}
@@ -103,10 +111,13 @@ def parse_clock(text: str) -> int:
     raise ValueError(f"clock must be an ISO 8601 UTC time such as 2026-11-30T12:00:00Z, got {text!r}")
 
 
+DEFAULT_OPTIONS = WorldOptions()
+
+
 def coerce_options(options: WorldOptions | Mapping[str, Any] | None) -> WorldOptions:
     """``options`` as a ``WorldOptions`` (a dict goes through :meth:`WorldOptions.from_dict`)."""
     if options is None:
-        return WorldOptions()
+        return DEFAULT_OPTIONS
     if isinstance(options, WorldOptions):
         return options
     if isinstance(options, Mapping):
