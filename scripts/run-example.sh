@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# The main job on a fresh machine, offline: set up .venv, check an example spec and draw tasks
-# from its coverage grid.
-#   bash scripts/run-example.sh [SPEC]
+# The main job on a fresh machine, offline: set up .venv, then simulate the seeded reference
+# agent on an example spec, grading every row with task_checklist and streaming it to JSONL.
+#   bash scripts/run-example.sh [SPEC] [extra `whileai-env simulate` options]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 spec="${1:-configs/specs/order-support.json}"
+shift || true
 bash scripts/setup.sh
 mkdir -p runs
-.venv/bin/whileai-env check-spec "$spec"
-.venv/bin/whileai-env draw-tasks "$spec" --situations 40 --seed 0 -o runs/tasks.jsonl
+out="runs/$(basename "${spec%.*}")-rows.jsonl"
+rm -f "$out" "$out.run.json"
+.venv/bin/whileai-env check-spec "$spec" --samples 3
+.venv/bin/whileai-env simulate "$spec" --agent seeded --mode explore --budget 500 -o "$out" "$@"
