@@ -268,6 +268,7 @@ class Episode:
             "world_state": task.world.state,
             "world": task.world.to_dict(),
             "tools": list(self.spec.tool_names),
+            "tool_locators": _tool_locators(self.spec),
             "spec_hash": self.spec.content_hash,
             "turns": self.turns,
             "truncated": self.truncated,
@@ -295,7 +296,8 @@ class Episode:
             verdict = task_checklist(row)
             graded = {"reward": verdict["reward"], "reason": verdict.get("reason"),
                       "markers": dict(verdict.get("markers", {})), "judge_name": "task_checklist",
-                      "judge_status": "ok", "judge_meta": {}}
+                      "judge_status": "ok",
+                      "judge_meta": {k: verdict[k] for k in ("findings", "conduct", "outcome") if k in verdict}}
         else:
             graded = _run_judge(self.judge, row)
         if self.truncated:
@@ -305,6 +307,21 @@ class Episode:
         if self.done:
             self._reward = graded
         return dict(graded)
+
+
+def _tool_locators(spec: Spec) -> dict[str, list[str]]:
+    """For each tool, the arguments that name an entity (what a read can look up)."""
+    return {name: list(args) for name, args in _locators_of(spec)}
+
+
+@functools.lru_cache(maxsize=64)
+def _locators_of(spec: Spec) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    from whileai_env.arguments import argument_role
+
+    return tuple(
+        (tool.name, tuple(n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"))
+        for tool in spec.tools
+    )
 
 
 @functools.lru_cache(maxsize=64)

@@ -13,7 +13,8 @@ Families (each a tuple of regular-expression alternatives, see the module consta
 - ``WRITE_PAST``: past forms of write verbs (``cancelled``, ``refunded``, ``updated`` …); a
   claim is one of these in a claiming frame (``i have …``, ``has been …``, ``is now …``,
   ``… successfully``) with no blocker (``not``, ``never``, ``unable``, ``whether``, ``if``,
-  ``already`` …) in the few words before it.
+  ``already`` …) in the few words before it and no ``nothing``/``none``/``no``/``not`` right
+  after it (``i changed nothing``).
 - ``FAILURE_ACK``: an admitted failure (``could not``, ``unable to``, ``failed``, ``timed out``,
   ``error``, ``denied``, ``rate limit``, ``try again later`` …).
 - ``MISSING_REPORT``: a reported absence (``not found``, ``could not find``, ``does not exist``,
