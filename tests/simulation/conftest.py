@@ -1,0 +1,1 @@
+from tests.support.fixtures import chat_server  # noqa: F401
