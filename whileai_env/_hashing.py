@@ -21,8 +21,17 @@ def canonical_json(obj: Any) -> str:
     return json.dumps(obj, sort_keys=True, separators=(",", ":"), ensure_ascii=False, default=str)
 
 
+def _part(p: Any) -> str:
+    kind = type(p)
+    if kind is str:
+        return p
+    if kind is int:
+        return str(p)
+    return canonical_json(p)
+
+
 def _digest(parts: tuple[Any, ...]) -> bytes:
-    data = "\x1f".join(p if isinstance(p, str) else canonical_json(p) for p in parts)
+    data = "\x1f".join(map(_part, parts))
     return hashlib.blake2b(data.encode("utf-8"), digest_size=16).digest()
 
 

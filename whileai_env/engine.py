@@ -19,6 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env.actions import Action, parse_action
+from whileai_env.frozen import copy_json
 from whileai_env.spec import Spec, load_spec
 from whileai_env.tasks import Task
 from whileai_env.user import DEFAULT_AVG_TURNS, make_user
@@ -260,10 +261,10 @@ class Episode:
             "repeats": task.repeats,
             "rollout_index": self.rollout_index,
             "prompt": task.opener,
-            "messages": copy.deepcopy(self.messages),
-            "steps": copy.deepcopy(self._external_steps if self._external_steps is not None else self.world.ledger),
+            "messages": copy_json(self.messages),
+            "steps": copy_json(self._external_steps if self._external_steps is not None else self.world.ledger),
             "final_text": self.final_text,
-            "faults": copy.deepcopy(self.world.faults_fired),
+            "faults": copy_json(self.world.faults_fired),
             "fault_plan": task.faults.to_dict() if task.faults else None,
             "world_state": task.world.state,
             "world": task.world.to_dict(),

@@ -77,6 +77,21 @@ def freeze(obj: Any) -> Any:
     return obj
 
 
+_SCALARS = frozenset({str, int, float, bool, type(None)})
+
+
+def copy_json(value: Any) -> Any:
+    """A deep copy of a JSON value (dicts, lists, scalars), several times faster than ``copy.deepcopy``.
+
+    Frozen containers come back as plain, editable ones.
+    """
+    if isinstance(value, dict):
+        return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in value.items()}
+    if isinstance(value, list | tuple):
+        return [v if type(v) in _SCALARS else copy_json(v) for v in value]
+    return value
+
+
 def thaw(obj: Any) -> Any:
     """Return a plain, editable deep copy (dicts and lists) of a frozen value."""
     return json.loads(json.dumps(obj))

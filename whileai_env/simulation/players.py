@@ -23,6 +23,7 @@ from typing import Any
 from whileai_env.binding import bound
 from whileai_env.engine import Episode
 from whileai_env.errors import WhileaiError
+from whileai_env.frozen import copy_json
 
 POLICY_PARAMETER_NAMES = ("observation", "obs", "messages")
 
@@ -50,7 +51,7 @@ class PolicyPlayer:
                 else:
                     policy.start(episode.task)
             while not episode.done:
-                episode.step(policy(copy.deepcopy(episode.messages)))
+                episode.step(policy(copy_json(episode.messages)))
         except WhileaiError:
             raise
         except Exception as exc:
@@ -70,7 +71,7 @@ class ModelPlayer:
         tools = episode.tools
         try:
             while not episode.done:
-                out = self.model(copy.deepcopy(episode.messages), tools)
+                out = self.model(copy_json(episode.messages), tools)
                 meta = {"logprob": out.logprob, "n_tokens": out.n_tokens, "input_tokens": out.input_tokens,
                         "output_tokens": out.output_tokens, "truncated": out.truncated or None}
                 episode.step(out.message, meta=meta)

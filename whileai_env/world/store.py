@@ -21,6 +21,7 @@ from functools import lru_cache
 from typing import Any
 
 from whileai_env._hashing import unit
+from whileai_env.frozen import copy_json
 from whileai_env.kinds import name_tokens
 from whileai_env.world.naming import resolve_field, slug, status_field
 from whileai_env.world.profile import SpecProfile, role_of
@@ -32,17 +33,6 @@ _BEFORE = {"unlock": "locked", "unfreeze": "frozen", "reactivate": "suspended", 
            "enable": "disabled", "reopen": "closed", "unarchive": "archived", "resume": "paused"}
 
 
-def copy_json(value: Any) -> Any:
-    """A deep copy of a JSON value (dicts, lists, scalars), faster than ``copy.deepcopy``."""
-    kind = type(value)
-    if kind is dict:
-        return {k: v if type(v) in _SCALARS else copy_json(v) for k, v in value.items()}
-    if kind is list:
-        return [v if type(v) in _SCALARS else copy_json(v) for v in value]
-    return value
-
-
-_SCALARS = frozenset({str, int, float, bool, type(None)})
 
 
 @dataclass
