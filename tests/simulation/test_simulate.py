@@ -309,3 +309,22 @@ def test_inline_tools_and_policy_alias():
     tools = json.loads(ORDER.read_text())["tools"]
     data = simulate("oracle", tools=tools, policy="You are support.\n- Never refund twice.", budget=5, quiet=True)
     assert len(data.rows) == 5
+
+
+def test_groups_cut_at_the_clock_are_stamped(tmp_path):
+    class SlowSplit(SplitPolicy):
+        def __call__(self, observation):
+            time.sleep(0.01)
+            return super().__call__(observation)
+
+    out = tmp_path / "rows.jsonl"
+    data = simulate(SlowSplit(mixed_every=1), spec=ORDER, mode="rl", repeats=8, budget=10_000, time_budget=0.6,
+                    output=out, quiet=True)
+    assert data.stopped_because == "time_budget"
+    cut = [r for r in data.trajectories if r.get("group_cut")]
+    assert cut, "no group was cut"
+    cut_tasks = {r["task_id"] for r in cut}
+    per_task = Counter(r["task_id"] for r in data.rows)
+    assert all(per_task[t] < 8 for t in cut_tasks)
+    on_disk = [r for r in read_rows(out) if r.get("group_cut")]
+    assert {r["task_id"] for r in on_disk} == cut_tasks
