@@ -3,6 +3,6 @@
 #   bash scripts/test.sh [pytest args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh "${WHILEAI_TEST_EXTRAS:-dev,openai}"
+bash scripts/setup.sh "${WHILEAI_TEST_EXTRAS:-dev,openai,train}"
 .venv/bin/ruff check .
 .venv/bin/python -m pytest "$@"
