@@ -21,19 +21,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from _specs import largest_spec  # noqa: E402
+
 import whileai_env as wenv  # noqa: E402
 from whileai_env.agents import oracle_agent  # noqa: E402
 from whileai_env.envs.gym import AgentEnv  # noqa: E402
-
-
-def largest_spec() -> Path:
-    specs = []
-    for path in sorted((ROOT / "configs" / "specs").iterdir()):
-        try:
-            specs.append((len(wenv.load_spec(path).tools), str(path)))
-        except wenv.SpecError:
-            continue
-    return Path(max(specs)[1])
 
 
 def tool_call_actions(spec: wenv.Spec, tasks: list[wenv.Task]) -> list[tuple[str, list]]:

@@ -20,18 +20,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from _specs import largest_spec  # noqa: E402
+
 import whileai_env as wenv  # noqa: E402
 from whileai_env.simulation import simulate  # noqa: E402
-
-
-def largest_spec() -> Path:
-    specs = []
-    for path in sorted((ROOT / "configs" / "specs").iterdir()):
-        try:
-            specs.append((len(wenv.load_spec(path).tools), str(path)))
-        except wenv.SpecError:
-            continue
-    return Path(max(specs)[1])
 
 
 def main() -> None:

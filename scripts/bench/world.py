@@ -26,29 +26,14 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT))
 
+from _specs import largest_spec  # noqa: E402
+
 import whileai_env as wenv  # noqa: E402
 from whileai_env.arguments import detail_value, locator_value  # noqa: E402
 from whileai_env.world import store as world_store  # noqa: E402
 from whileai_env.world.profile import profile_for  # noqa: E402
 
 CALLS_PER_EPISODE = 12
-
-
-def largest_spec() -> Path:
-    """The example spec with the most tools (ties: the biggest file)."""
-    best: tuple[int, int, Path] | None = None
-    for path in sorted((ROOT / "configs" / "specs").iterdir()):
-        try:
-            spec = wenv.load_spec(path)
-        except Exception:
-            continue
-        size = sum(p.stat().st_size for p in ([path] if path.is_file() else path.iterdir()))
-        key = (len(spec.tools), size, path)
-        if best is None or key[:2] > best[:2]:
-            best = key
-    if best is None:
-        raise SystemExit("no loadable spec in configs/specs")
-    return best[2]
 
 
 def call_pool(spec: wenv.Spec, rnd: random.Random, size: int) -> list[tuple[str, Any]]:
