@@ -18,7 +18,7 @@ import numpy as np
 
 from whileai_env import axes as ax
 from whileai_env._hashing import hex_id, pick, rng, unit
-from whileai_env.arguments import argument_role, detail_value, entity_noun, locator_value
+from whileai_env.arguments import argument_role, detail_value, entity_noun, locator_value, required_sets
 from whileai_env.diversity import embed, most_novel
 from whileai_env.faults import DEFAULT_FAULT_RATE, RL_FAULT_RATE, FaultSchedule, schedule_for_cell
 from whileai_env.frozen import FrozenDict, freeze, thaw
@@ -238,6 +238,34 @@ def _targets(cell: Cell, spec: Spec, key: tuple) -> tuple[str, ...]:
     return (first, pick(rest, "multi-2", *key)) if rest else (first,)
 
 
+def _stated_names(tool: Tool, locs: list[str], entities: Mapping[str, Any], key: tuple) -> tuple[str, ...]:
+    """The arguments a plan states for ``tool``: ``required`` and, where the schema asks for more
+    (one branch of an ``anyOf``/``oneOf`` of required names, ``dependentRequired``), the set of
+    names that makes a valid call. Sets that add no locator beyond ``locs`` come first (a stated
+    assignee email would be a second entity whose existence the world draws by hash), then the
+    smallest; the first whose filled-in arguments validate against the schema wins."""
+    options = required_sets(tool.parameters)
+    if len(options) == 1:
+        return options[0]
+    props = tool.properties
+
+    def extra_locators(names: tuple[str, ...]) -> int:
+        return sum(1 for n in names if n not in locs and argument_role(n, props.get(n)) == "locator")
+
+    options.sort(key=lambda names: (extra_locators(names), len(names)))
+    from whileai_env.world.validation import schema_validator
+
+    validator = schema_validator(tool.parameters)
+    for names in options:
+        args = {n: entities[n] for n in locs if n in entities}
+        for name in names:
+            if name not in args:
+                args[name] = detail_value(name, props.get(name), *key, tool.name, root=tool.parameters)
+        if validator.is_valid(args):
+            return names
+    return options[0]
+
+
 def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
     """The world plan of one situation of ``cell``: targets, entity ids and stated details."""
     targets = _targets(cell, spec, key)
@@ -252,7 +280,7 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
             if name not in entities:
                 entities[name] = locator_value(name, tool.properties.get(name), *key)
         stated = {}
-        for name in tool.required:
+        for name in _stated_names(tool, locs, entities, key):
             if name in locs:
                 continue
             stated[name] = detail_value(name, tool.properties.get(name), *key, target, root=tool.parameters)
@@ -487,17 +515,17 @@ def rebuild_task(row: Mapping[str, Any], spec: Spec | Any) -> Task:
     if isinstance(row.get("privileged"), Mapping) and row["privileged"].get("hidden_state"):
         return Task.from_dict(row)
     spec = load_spec(spec)
+    missing = [k for k in ("task_id", "scenario_dimensions", "seed") if k not in row]
+    if missing:
+        raise ValueError(f"the row lacks {', '.join(missing)}, needed to rebuild its task")
+    cell = Cell.from_coordinates(row["scenario_dimensions"])
     try:
-        cell = Cell.from_coordinates(row["scenario_dimensions"])
         task = make_task(cell, spec, seed=int(row["seed"]), situation=int(row.get("situation", 0)),
                          phrasing=int(row.get("phrasing", 0)), repeats=int(row.get("repeats", 1)), fault_rate=0.0)
-    except KeyError as exc:
-        raise ValueError(f"the row lacks the field {exc.args[0]!r} needed to rebuild its task") from None
-    if task.task_id != row.get("task_id"):
-        raise ValueError(
-            f"row {row.get('task_id')!r} was not drawn from this spec (rebuilt {task.task_id!r}); "
-            "pass the spec the run used"
-        )
+    except KeyError:
+        task = None
+    if task is None or task.task_id != row.get("task_id"):
+        raise ValueError(f"row {row.get('task_id')!r} was not drawn from this spec; pass the spec the run used")
     plan = row.get("fault_plan")
     faults = FaultSchedule.from_dict(plan) if plan else None
     privileged = task.privileged

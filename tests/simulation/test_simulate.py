@@ -328,3 +328,20 @@ def test_groups_cut_at_the_clock_are_stamped(tmp_path):
     assert all(per_task[t] < 8 for t in cut_tasks)
     on_disk = [r for r in read_rows(out) if r.get("group_cut")]
     assert {r["task_id"] for r in on_disk} == cut_tasks
+
+
+def test_tasks_from_a_jsonl_file(tmp_path):
+    out = tmp_path / "base.jsonl"
+    base = simulate("seeded", spec=ORDER, mode="sft", budget=12, output=out, quiet=True)
+    rerun = simulate("oracle", spec=ORDER, tasks=str(out), budget=100, quiet=True)
+    assert rerun.stopped_because == "tasks_done"
+    assert sorted(r["task_id"] for r in rerun.rows) == sorted(r["task_id"] for r in base.rows)
+    assert [t.privileged for t in rerun.tasks] == [t.privileged for t in base.tasks]
+    with pytest.raises(ValueError, match="not drawn from this spec"):
+        simulate("oracle", spec=AIRLINE, tasks=str(out), budget=5, quiet=True)
+
+
+def test_progress_bar_shows_rows_rate_coverage_and_faults(capsys):
+    simulate("seeded", spec=ORDER, budget=30, fault_rate=1.0)
+    err = capsys.readouterr().err
+    assert "30/30" in err and "/min" in err and "coverage" in err and "faults" in err
