@@ -18,7 +18,13 @@ import numpy as np
 
 from whileai_env import axes as ax
 from whileai_env._hashing import hex_id, pick, rng, unit
-from whileai_env.arguments import argument_role, detail_value, entity_noun, locator_value, required_sets
+from whileai_env.arguments import (
+    argument_role,
+    detail_value,
+    entity_noun,
+    locator_value,
+    required_sets,
+)
 from whileai_env.diversity import embed, most_novel
 from whileai_env.faults import DEFAULT_FAULT_RATE, RL_FAULT_RATE, FaultSchedule, schedule_for_cell
 from whileai_env.frozen import FrozenDict, freeze, thaw
