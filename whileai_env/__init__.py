@@ -7,43 +7,92 @@
 
 from __future__ import annotations
 
+import importlib
+from typing import TYPE_CHECKING, Any
+
 import gymnasium as _gymnasium
 
-from whileai_env import world
-from whileai_env.analysis import PassAt, pass_at
-from whileai_env.engine import Episode, EpisodeOver, StepResult
 from whileai_env.errors import MissingExtraError, SpecError, WhileaiError
 from whileai_env.faults import FaultRule, FaultSchedule
 from whileai_env.grid import Cell, Grid, build_grid
-from whileai_env.judging import JUDGE_STATUSES, Verdict, judge_report, normalise_verdict, run_judge
 from whileai_env.policy import Clause, split_policy
-from whileai_env.reward import (
-    conduct_grade,
-    format_leak_report,
-    leak_report,
-    style_markers,
-    style_report,
-    task_checklist,
-)
-from whileai_env.rows import (
-    Judgment,
-    Marker,
-    Rollout,
-    RowParts,
-    export_row,
-    from_row,
-    row_errors,
-    to_row,
-    validate_row,
-)
 from whileai_env.spec import Spec, Tool, load_spec
 from whileai_env.tasks import TOPOLOGY, Privileged, Task, Topology, WorldPlan, draw_tasks, make_task
-from whileai_env.user import SimulatedUser
-from whileai_env.world import World, WorldOptions, register_fault_kind
 from whileai_env.writer import write_opener
 
 if "whileai/agent-v0" not in _gymnasium.registry:
     _gymnasium.register(id="whileai/agent-v0", entry_point="whileai_env.envs.gym:AgentEnv")
+
+# The rest of the public API loads on first use (PEP 562), so ``import whileai_env`` stays fast:
+# name -> the module that defines it.
+_LAZY = {
+    "World": "whileai_env.world", "WorldOptions": "whileai_env.world", "register_fault_kind": "whileai_env.world",
+    "Episode": "whileai_env.engine", "EpisodeOver": "whileai_env.engine", "StepResult": "whileai_env.engine",
+    "SimulatedUser": "whileai_env.user",
+    "task_checklist": "whileai_env.reward", "conduct_grade": "whileai_env.reward",
+    "leak_report": "whileai_env.reward", "format_leak_report": "whileai_env.reward",
+    "style_markers": "whileai_env.reward", "style_report": "whileai_env.reward",
+    "Judgment": "whileai_env.rows", "Marker": "whileai_env.rows", "Rollout": "whileai_env.rows",
+    "RowParts": "whileai_env.rows", "export_row": "whileai_env.rows", "from_row": "whileai_env.rows",
+    "row_errors": "whileai_env.rows", "to_row": "whileai_env.rows", "validate_row": "whileai_env.rows",
+    "JUDGE_STATUSES": "whileai_env.judging", "Verdict": "whileai_env.judging", "judge_report": "whileai_env.judging",
+    "normalise_verdict": "whileai_env.judging", "run_judge": "whileai_env.judging",
+    "PassAt": "whileai_env.analysis", "pass_at": "whileai_env.analysis",
+    "simulate": "whileai_env.simulation", "SimulationData": "whileai_env.simulation",
+    "ScoredData": "whileai_env.simulation",
+    "oracle_agent": "whileai_env.agents", "seeded_agent": "whileai_env.agents", "silent_agent": "whileai_env.agents",
+}
+_SUBMODULES = {"world"}
+
+if TYPE_CHECKING:
+    from whileai_env.agents import oracle_agent, seeded_agent, silent_agent
+    from whileai_env.analysis import PassAt, pass_at
+    from whileai_env.engine import Episode, EpisodeOver, StepResult
+    from whileai_env.judging import (
+        JUDGE_STATUSES,
+        Verdict,
+        judge_report,
+        normalise_verdict,
+        run_judge,
+    )
+    from whileai_env.reward import (
+        conduct_grade,
+        format_leak_report,
+        leak_report,
+        style_markers,
+        style_report,
+        task_checklist,
+    )
+    from whileai_env.rows import (
+        Judgment,
+        Marker,
+        Rollout,
+        RowParts,
+        export_row,
+        from_row,
+        row_errors,
+        to_row,
+        validate_row,
+    )
+    from whileai_env.simulation import ScoredData, SimulationData, simulate
+    from whileai_env.user import SimulatedUser
+    from whileai_env.world import World, WorldOptions, register_fault_kind
+
+
+def __getattr__(name: str) -> Any:
+    if name in _SUBMODULES:
+        return importlib.import_module(f"whileai_env.{name}")
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module 'whileai_env' has no attribute {name!r}")
+    value = getattr(importlib.import_module(module), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(_LAZY) | _SUBMODULES)
+
 
 __version__ = "0.1.0"
 
@@ -64,7 +113,9 @@ __all__ = [
     "Privileged",
     "Rollout",
     "RowParts",
+    "ScoredData",
     "SimulatedUser",
+    "SimulationData",
     "Spec",
     "SpecError",
     "StepResult",
@@ -88,10 +139,14 @@ __all__ = [
     "load_spec",
     "make_task",
     "normalise_verdict",
+    "oracle_agent",
     "pass_at",
     "register_fault_kind",
     "row_errors",
     "run_judge",
+    "seeded_agent",
+    "silent_agent",
+    "simulate",
     "split_policy",
     "style_markers",
     "style_report",

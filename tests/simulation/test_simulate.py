@@ -312,13 +312,15 @@ def test_inline_tools_and_policy_alias():
 
 
 def test_groups_cut_at_the_clock_are_stamped(tmp_path):
-    class SlowSplit(SplitPolicy):
+    class SlowOnFifth(SplitPolicy):
         def __call__(self, observation):
-            time.sleep(0.01)
+            if self.rollout == 4:
+                time.sleep(1.0)
             return super().__call__(observation)
 
+    simulate(SplitPolicy(), spec=ORDER, mode="rl", repeats=2, budget=2, quiet=True)
     out = tmp_path / "rows.jsonl"
-    data = simulate(SlowSplit(mixed_every=1), spec=ORDER, mode="rl", repeats=8, budget=10_000, time_budget=0.6,
+    data = simulate(SlowOnFifth(mixed_every=1), spec=ORDER, mode="rl", repeats=8, budget=10_000, time_budget=0.8,
                     output=out, quiet=True)
     assert data.stopped_because == "time_budget"
     cut = [r for r in data.trajectories if r.get("group_cut")]
