@@ -17,6 +17,8 @@ import numpy as np
 from whileai_env._hashing import unit
 
 DIM = 256
+#: How many recent openers a candidate is compared with.
+RECENT = 64
 _TOKEN = re.compile(r"[a-z0-9]+")
 
 
@@ -32,14 +34,10 @@ def embed(text: str, dim: int = DIM) -> np.ndarray:
     return vec / norm if norm else vec
 
 
-def most_novel(candidates: Sequence[str], recent: np.ndarray | None, *, noise: float = 0.05, key: object = 0) -> int:
-    """Index of the candidate farthest (by max cosine similarity) from ``recent`` rows."""
-    if recent is None or len(recent) == 0 or len(candidates) == 1:
+def most_novel(candidates: Sequence[np.ndarray], recent: np.ndarray, *, noise: float = 0.05, key: object = 0) -> int:
+    """Index of the candidate embedding farthest (by max cosine similarity) from the ``recent`` rows."""
+    if len(recent) == 0 or len(candidates) == 1:
         return 0
-    best, best_score = 0, -np.inf
-    for i, text in enumerate(candidates):
-        sim = float(np.max(recent @ embed(text)))
-        score = (1.0 - sim) + noise * unit("novelty-noise", key, i)
-        if score > best_score:
-            best, best_score = i, score
-    return best
+    sims = (recent @ np.stack(candidates).T).max(axis=0)
+    scores = [(1.0 - float(sim)) + noise * unit("novelty-noise", key, i) for i, sim in enumerate(sims)]
+    return int(np.argmax(scores))

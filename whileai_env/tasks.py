@@ -25,7 +25,7 @@ from whileai_env.arguments import (
     locator_value,
     required_sets,
 )
-from whileai_env.diversity import embed, most_novel
+from whileai_env.diversity import DIM, RECENT, embed, most_novel
 from whileai_env.faults import DEFAULT_FAULT_RATE, RL_FAULT_RATE, FaultSchedule, schedule_for_cell
 from whileai_env.frozen import FrozenDict, freeze, thaw
 from whileai_env.grid import Cell, Grid, build_grid
@@ -364,28 +364,50 @@ def make_task(
     fault_rate: float = DEFAULT_FAULT_RATE,
 ) -> Task:
     """Build the task for one phrasing of one situation of ``cell``."""
-    key = (seed, cell.scenario_id, situation)
-    plan = plan_world(cell, spec, key=key)
-    faults = schedule_for_cell(cell, plan.targets, key=key, fault_rate=fault_rate, spec=spec)
-    opener = write_opener(cell, plan, spec, phrasing=phrasing, key=key)
-    privileged = Privileged(
-        hidden_state=freeze(_hidden_state(cell, plan, faults)),
-        reference=reference_sentence(cell, plan, spec, faults),
-        principle=plan.clause,
-    )
-    return Task(
-        task_id="t-" + hex_id("task", seed, cell.scenario_id, situation, phrasing, length=12),
-        scenario_id=cell.scenario_id,
-        cell=cell,
-        seed=seed,
-        situation=situation,
-        phrasing=phrasing,
-        repeats=repeats,
-        opener=opener,
-        world=plan,
-        privileged=privileged,
-        faults=faults,
-    )
+    draft = _Draft.of(cell, spec, seed=seed, situation=situation, phrasing=phrasing)
+    return draft.task(spec, repeats=repeats, fault_rate=fault_rate)
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A task's plan and opener, without its schedule and privileged block: what the draw compares."""
+
+    cell: Cell
+    seed: int
+    situation: int
+    phrasing: int
+    plan: WorldPlan
+    opener: str
+
+    @classmethod
+    def of(cls, cell: Cell, spec: Spec, *, seed: int, situation: int, phrasing: int) -> _Draft:
+        key = (seed, cell.scenario_id, situation)
+        plan = plan_world(cell, spec, key=key)
+        opener = write_opener(cell, plan, spec, phrasing=phrasing, key=key)
+        return cls(cell, seed, situation, phrasing, plan, opener)
+
+    def task(self, spec: Spec, *, repeats: int, fault_rate: float) -> Task:
+        cell, plan = self.cell, self.plan
+        key = (self.seed, cell.scenario_id, self.situation)
+        faults = schedule_for_cell(cell, plan.targets, key=key, fault_rate=fault_rate, spec=spec)
+        privileged = Privileged(
+            hidden_state=freeze(_hidden_state(cell, plan, faults)),
+            reference=reference_sentence(cell, plan, spec, faults),
+            principle=plan.clause,
+        )
+        return Task(
+            task_id="t-" + hex_id("task", self.seed, cell.scenario_id, self.situation, self.phrasing, length=12),
+            scenario_id=cell.scenario_id,
+            cell=cell,
+            seed=self.seed,
+            situation=self.situation,
+            phrasing=self.phrasing,
+            repeats=repeats,
+            opener=self.opener,
+            world=plan,
+            privileged=privileged,
+            faults=faults,
+        )
 
 
 def _risk(cell: Cell, spec: Spec) -> float:
@@ -444,7 +466,8 @@ def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, har
         [value_ids.setdefault(item, len(value_ids)) for item in c.coordinates().items()] for c in cells
     ])
     value_counts = np.zeros(len(value_ids))
-    recent: list[np.ndarray] = []
+    recent = np.zeros((RECENT, DIM), dtype=np.float32)
+    filled = 0
     owner: dict[str, str] = {}
     s = 0
     while True:
@@ -453,18 +476,15 @@ def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, har
         weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
         r = rng("draw", seed, s)
         chosen = r.choices(idx.tolist(), weights=weights.tolist(), k=min(candidates, len(idx)))
-        options = [
-            make_task(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0,
-                      repeats=topo.repeats, fault_rate=rate)
-            for i in chosen
-        ]
-        recent_matrix = np.stack(recent[-64:]) if recent else None
-        pick_i = most_novel([t.opener for t in options], recent_matrix, key=(seed, s))
-        first = options[pick_i]
+        drafts = [_Draft.of(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0) for i in chosen]
+        vectors = [embed(d.opener) for d in drafts]
+        pick_i = most_novel(vectors, recent[: min(filled, len(recent))], key=(seed, s))
+        first = drafts[pick_i].task(spec, repeats=topo.repeats, fault_rate=rate)
         ci = chosen[pick_i]
         visits[ci] += 1
         value_counts[coords[ci]] += 1
-        recent.append(embed(first.opener))
+        recent[filled % len(recent)] = vectors[pick_i]
+        filled += 1
         situation: list[Task] = []
         phrasing = 0
         for _ in range(topo.phrasings):
