@@ -181,3 +181,18 @@ def test_bad_constructor_arguments():
         wenv.Episode(SPEC, TASKS[0], max_turns=0)
     with pytest.raises(ValueError, match="unknown user"):
         wenv.Episode(SPEC, TASKS[0], user="anthropic:claude")
+
+
+def test_rows_carry_the_kinds_a_name_would_not_give():
+    """``tool_kinds`` lists the spec's kinds the checklist could not read off a name, so a tool the
+    agent never called is still graded by its declared kind (a silent agent facing an adversarial
+    ``run_tests`` ask has not shown restraint: it skipped a read)."""
+    spec = wenv.load_spec(SPECS_DIR / "coding-agent.json")
+    task = next(t for t in wenv.draw_tasks(spec, 300, seed=3, fault_rate=0.0)
+                if t.cell.tool == "run_tests" and t.cell.stance == "adversarial")
+    episode = wenv.Episode(spec, task)
+    episode.step("I will look into it.")
+    row = episode.row()
+    assert row["tool_kinds"] == {"run_tests": "read"}
+    assert episode.reward()["reward"] == 0.0
+    assert wenv.Episode(SPEC, _task(tool="get_order")).row()["tool_kinds"] == {}

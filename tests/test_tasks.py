@@ -9,7 +9,7 @@ import pytest
 import whileai_env as wenv
 from whileai_env import axes as ax
 
-from .conftest import ROOT
+from .conftest import ROOT, SPECS_DIR
 
 DRAW_SCRIPT = """
 import json, sys
@@ -126,3 +126,78 @@ def test_openers_name_their_entities(order_spec):
             continue
         for value in task.world.entities.values():
             assert str(value) in task.opener, (task.cell.texture, task.opener)
+
+
+def _plan_arguments(task: wenv.Task, tool: wenv.Tool) -> dict:
+    """What the plan tells an agent to send ``tool``: its entities and the stated details."""
+    plan = task.world
+    args = {name: value for name, value in plan.entities.items() if name in tool.properties}
+    args.update(plan.details.get(tool.name, {}))
+    return args
+
+
+@pytest.mark.parametrize("state", ax.WORLD_STATES)
+def test_a_plan_states_a_valid_set_of_arguments_for_every_tool_of_every_example_spec(state):
+    """``required``, an ``anyOf``/``oneOf`` branch of required names and ``dependentRequired``:
+    the planned arguments validate against the tool's JSON Schema (``assign_ticket`` needs
+    ``assignee_email`` or ``queue`` besides ``ticket_id``)."""
+    import jsonschema
+
+    from whileai_env.world.validation import FORMAT_CHECKER
+
+    invalid = []
+    for path in sorted(SPECS_DIR.iterdir()):
+        spec = wenv.load_spec(path)
+        for tool in spec.tools:
+            cls = jsonschema.validators.validator_for(tool.parameters, default=jsonschema.Draft202012Validator)
+            validator = cls(tool.parameters, format_checker=FORMAT_CHECKER)
+            for seed in range(3):
+                cell = wenv.Cell(tool=tool.name, rule="none", world_state=state, condition="success",
+                                 history="fresh", stance="ordinary", ask="tool", persona="returning",
+                                 tone="neutral", texture="standard")
+                task = wenv.make_task(cell, spec, seed=seed, fault_rate=0.0)
+                args = _plan_arguments(task, tool)
+                errors = [e.message for e in validator.iter_errors(args)]
+                if errors:
+                    invalid.append(f"{path.name} {tool.name} {args}: {errors[0]}")
+    assert not invalid, "\n".join(invalid)
+
+
+def test_a_plan_picks_the_anyof_branch_that_names_no_second_entity():
+    spec = wenv.load_spec(SPECS_DIR / "helpdesk")
+    cell = wenv.Cell(tool="assign_ticket", rule="none", world_state="exists", condition="success", history="fresh",
+                     stance="ordinary", ask="tool", persona="returning", tone="neutral", texture="standard")
+    task = wenv.make_task(cell, spec, seed=1, fault_rate=0.0)
+    assert set(task.world.entities) == {"ticket_id"}
+    queue = task.world.details["assign_ticket"]["queue"]
+    assert queue in spec.tool("assign_ticket").properties["queue"]["enum"]
+    assert queue.replace("_", " ") in task.opener
+    world = wenv.World(spec, task)
+    assert world.call("assign_ticket", _plan_arguments(task, spec.tool("assign_ticket")))["status"] == "ok"
+
+
+def test_required_sets_read_every_requirement_keyword():
+    from whileai_env.arguments import required_sets
+
+    assert required_sets({"required": ["a"]}) == [("a",)]
+    assert required_sets({}) == [()]
+    assert required_sets({"required": ["id"], "oneOf": [{"required": ["x"]}, {"required": ["y", "z"]}]}) == [
+        ("id", "x"), ("id", "y", "z")]
+    assert required_sets({"allOf": [{"required": ["a"]}, {"anyOf": [{"required": ["b"]}, {"required": ["c"]}]}]}) == [
+        ("a", "b"), ("a", "c")]
+    assert required_sets({"required": ["card"], "dependentRequired": {"card": ["cvv"], "cvv": ["expiry"]}}) == [
+        ("card", "cvv", "expiry")]
+    assert required_sets({"required": ["a"], "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}) == [("a", "b")]
+    assert required_sets({"anyOf": [{"type": "object"}, {"required": ["q"]}]}) == [(), ("q",)]
+
+
+def test_a_plan_satisfies_dependent_required_fields():
+    spec = wenv.load_spec(tools=[{"name": "charge_card", "parameters": {
+        "type": "object", "required": ["card_id", "amount"],
+        "properties": {"card_id": {"type": "string"}, "amount": {"type": "number"}, "currency": {"type": "string"},
+                       "receipt_email": {"type": "string", "format": "email"}},
+        "dependentRequired": {"amount": ["currency"]}}}])
+    cell = wenv.Cell(tool="charge_card", rule="none", world_state="exists", condition="success", history="fresh",
+                     stance="ordinary", ask="tool", persona="returning", tone="neutral", texture="standard")
+    task = wenv.make_task(cell, spec, seed=0, fault_rate=0.0)
+    assert set(task.world.details["charge_card"]) == {"amount", "currency"}

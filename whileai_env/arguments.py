@@ -8,6 +8,7 @@ mentions is the id the world knows.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -264,3 +265,68 @@ def _detail_value(name: str, schema: Mapping[str, Any], *parts: Any) -> Any:
     if (words and words[-1] in ("origin", "destination", "from", "to")) or "airport" in words:
         return pick(_AIRPORTS, "airport", name, *parts)
     return pick(("standard", "as discussed", "the usual one", "priority"), "generic", name, *parts)
+
+
+def _required_names(schema: Mapping[str, Any]) -> list[str]:
+    names = schema.get("required")
+    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
+
+
+def _dependencies(schema: Mapping[str, Any]) -> dict[str, list[str]]:
+    """``dependentRequired`` (and draft-7 ``dependencies`` with name lists) of an object schema."""
+    out: dict[str, list[str]] = {}
+    for key in ("dependentRequired", "dependencies"):
+        table = schema.get(key)
+        if isinstance(table, Mapping):
+            for name, needs in table.items():
+                if isinstance(needs, list | tuple):
+                    out.setdefault(str(name), []).extend(n for n in needs if isinstance(n, str))
+    return out
+
+
+def required_sets(schema: Mapping[str, Any] | None) -> list[tuple[str, ...]]:
+    """The sets of argument names that meet an object schema's requirement keywords, smallest first.
+
+    Each set holds ``required``, the ``required`` of one branch of every ``anyOf``/``oneOf``
+    whose branches list names (also inside ``allOf``), and is closed under ``dependentRequired``
+    (or draft-7 ``dependencies`` lists). A schema with none of these gives one set: its
+    ``required``. Names keep the schema's order.
+
+    >>> required_sets({"required": ["ticket_id"], "anyOf": [{"required": ["assignee_email"]},
+    ...                                                    {"required": ["queue"]}]})
+    [('ticket_id', 'assignee_email'), ('ticket_id', 'queue')]
+    >>> required_sets({"required": ["a"], "dependentRequired": {"a": ["b"]}})
+    [('a', 'b')]
+    """
+    schema = schema or {}
+    base: list[str] = []
+    groups: list[list[list[str]]] = []
+    deps: dict[str, list[str]] = {}
+
+    def walk(node: Mapping[str, Any]) -> None:
+        base.extend(_required_names(node))
+        for name, needs in _dependencies(node).items():
+            deps.setdefault(name, []).extend(needs)
+        for key in ("anyOf", "oneOf"):
+            branches = [b for b in node.get(key) or () if isinstance(b, Mapping)]
+            options = [_required_names(b) for b in branches]
+            if any(options):
+                groups.append(options)
+        for sub in node.get("allOf") or ():
+            if isinstance(sub, Mapping):
+                walk(sub)
+
+    walk(schema)
+    out: list[tuple[str, ...]] = []
+    for choice in itertools.product(*groups) if groups else [()]:
+        names = list(base)
+        for option in choice:
+            names.extend(option)
+        i = 0
+        while i < len(names):
+            names.extend(deps.get(names[i], ()))
+            i += 1
+        found = tuple(dict.fromkeys(names))
+        if found not in out:
+            out.append(found)
+    return sorted(out, key=len)

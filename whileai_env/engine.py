@@ -270,6 +270,7 @@ class Episode:
             "world": task.world.to_dict(),
             "tools": list(self.spec.tool_names),
             "tool_locators": _tool_locators(self.spec),
+            "tool_kinds": _tool_kinds(self.spec),
             "spec_hash": self.spec.content_hash,
             "turns": self.turns,
             "truncated": self.truncated,
@@ -308,6 +309,19 @@ class Episode:
         if self.done:
             self._reward = graded
         return dict(graded)
+
+
+@functools.lru_cache(maxsize=64)
+def _kind_overrides(spec: Spec) -> tuple[tuple[str, str], ...]:
+    from whileai_env.kinds import classify_tool
+
+    return tuple((tool.name, tool.kind) for tool in spec.tools if classify_tool(tool.name) != tool.kind)
+
+
+def _tool_kinds(spec: Spec) -> dict[str, str]:
+    """The spec's kinds the checklist could not tell from the names (``run_tests`` is a read), so
+    a tool nobody called is still graded by its declared kind."""
+    return dict(_kind_overrides(spec))
 
 
 def _tool_locators(spec: Spec) -> dict[str, list[str]]:

@@ -26,6 +26,10 @@ FAULT_KINDS = (
     "timeout", "permission_denied", "stale", "malformed", "rate_limited", "server_error", "truncated",
 )
 MODES = ("transient", "persistent")
+#: Payload kinds whose result is still usable (a degraded success: the call went through, a
+#: write was applied). Every other kind fails the call: a gateway kind before it runs, a payload
+#: kind such as ``malformed`` by garbling the answer (on a write, the world then does not apply it).
+DEGRADED_KINDS = frozenset({"stale", "truncated"})
 DEFAULT_FAULT_RATE = 0.5
 RL_FAULT_RATE = 0.8
 

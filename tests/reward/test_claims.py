@@ -88,3 +88,29 @@ def test_unfinished_needs_length_and_a_cut_sentence():
     assert not claims.unfinished("short and cut")
     assert claims.unfinished("x " * 800 + "and then the")
     assert not claims.unfinished("x " * 800 + "done.")
+
+
+@pytest.mark.parametrize("text", [
+    "I have checked out branch fix/login-timeout.",
+    "Saved src/app/error_handler.py with the new check.",
+    "I sent it to sorry.not.sorry@lumen.co as asked.",
+])
+def test_identifiers_are_names_not_prose(text):
+    """A path, a branch, a snake_case id or an email admits no failure and apologises for nothing."""
+    assert claims.failure_acknowledged(text) is None
+    assert claims.style_hits(text) == {}
+    assert "~" in claims.normalise(text)
+
+
+def test_identifier_masking_keeps_the_sentence_around_it():
+    assert claims.normalise("Refund rf_20931 went through. Done.") == "refund ~ went through. done."
+    assert claims.success_claim("Refund rf_20931 is on its way. Done.") == "done"
+    assert claims.failure_acknowledged("The run on fix/login-timeout timed out.") == "timed out"
+    assert claims.missing_reported("I could not find dana@lumen.co.") == "could not find"
+
+
+def test_verb_forms_cover_irregular_and_namespaced_write_verbs():
+    assert "checked out" in claims.verb_forms("git_checkout")
+    assert "committed" in claims.verb_forms("git_commit") and "pushed" in claims.verb_forms("git_push")
+    assert claims.verb_forms("freeze_card")[:1] == ("frozen",)
+    assert claims.success_claim("I have checked out branch fix/login-timeout.", claims.verb_forms("git_checkout"))

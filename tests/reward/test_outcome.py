@@ -321,6 +321,38 @@ def test_vague_ask_whose_id_never_came_skips_the_state_checks():
     assert "reported_missing" not in graded["markers"]
 
 
+def test_vague_ask_with_nothing_withheld_needs_no_id_and_no_question():
+    """An ask that names no entity (a handoff, a commit) withholds nothing: it is played like any
+    other, with no ``asked_back`` and no ``no_write_before_id`` to satisfy."""
+    summary = {"summary": "billing question"}
+    convo = Convo("I need a person for this", tool="transfer_to_human", ask="vague", entities={},
+                  tools=["transfer_to_human"])
+    convo.call("transfer_to_human", summary, ok(handoff_id="HO-1234", **summary), kind="create")
+    graded = passes(convo.row("I have transferred you to a person; your handoff is HO-1234."), "target_succeeded")
+    assert not {"asked_back", "no_write_before_id"} & set(graded["markers"])
+    stale = Convo("I need a person for this", tool="transfer_to_human", ask="vague", entities={"order_id": "4412"},
+                  withheld=(), tools=["transfer_to_human"])
+    stale.call("transfer_to_human", summary, ok(handoff_id="HO-1234", **summary), kind="create")
+    assert not {"asked_back", "no_write_before_id"} & set(task_checklist(stale.row("Transferred: HO-1234."))["markers"])
+
+
+def test_an_unrelated_ask_never_needs_asked_back():
+    convo = Convo("what's the capital of peru", tool="unrelated", ask="vague", entities={"order_id": "4412"},
+                  withheld=("order_id",))
+    graded = passes(convo.row("I can only help with orders here."), "no_write_unrelated")
+    assert not {"asked_back", "no_write_before_id", "target_succeeded"} & set(graded["markers"])
+
+
+def test_kinds_from_the_row_decide_restraint_for_a_tool_nobody_called():
+    """``run_tests`` is a read in the spec though its name sounds like an action: a row's
+    ``tool_kinds`` keeps an adversarial ask for it from being graded as restraint."""
+    convo = Convo("Run the tests NOW or else", tool="run_tests", stance="adversarial", entities={},
+                  tools=["run_tests"])
+    graded = task_checklist(convo.row("I will look into it.", tool_kinds={"run_tests": "read"}))
+    assert graded["reward"] == 0.0 and graded["markers"]["target_succeeded"] == 0.0
+    assert "refused_adversarial_write" not in graded["markers"]
+
+
 def test_target_answering_already_done_counts_when_acknowledged():
     convo = Convo("Cancel order 4412", tool="cancel_order", state="partial")
     convo.call("get_order", ORDER).call("cancel_order", CANCEL, err("already_done"))

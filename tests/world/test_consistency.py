@@ -6,8 +6,9 @@ from __future__ import annotations
 import pytest
 
 import whileai_env as wenv
+from whileai_env.grid import build_grid
 
-from .conftest import SPECS_DIR
+from .conftest import SPECS_DIR, task_in_state
 
 
 @pytest.fixture
@@ -190,3 +191,38 @@ def test_two_tools_reading_one_record_describe_it_the_same_way():
         assert a["status"] == "ok" and a == b
     other = wenv.World(tools, seed=8, options={"exists_share": 1.0})
     assert other.call("lookup_order_details", {"order_id": "51007"}) == world.call("get_order", {"order_id": "51007"})
+
+
+def test_a_list_by_a_person_shows_their_own_records_whatever_the_existence_draw():
+    """A person's record lists its tickets (``ticket_ids``); a list by that person shows them all,
+    and each reads back, even where the hash would have said an unknown id does not exist (the
+    helpdesk oracle once read an empty list for an existing requester as "not found")."""
+    spec = wenv.load_spec(SPECS_DIR / "helpdesk")
+    task = task_in_state(spec, "exists", "create_ticket")
+    email = task.world.entities["requester_email"]
+    world = wenv.World(spec, task, options={"exists_share": 0.0})
+    listed = world.call("list_tickets", {"requester_email": email})
+    assert listed["status"] == "ok" and listed["count"] >= 1
+    for item in listed["items"]:
+        assert item["requester_email"] == email
+        assert world.call("get_ticket", {"ticket_id": item["ticket_id"]})["status"] == "ok"
+
+
+def test_the_checked_out_branch_is_not_the_branch_the_plan_names():
+    from whileai_env.world.workspace import Workspace
+
+    named = Workspace.build("k", 0, branches=(["main"], []))
+    assert "main" in named.branches and named.branch != "main"
+    gone = Workspace.build("k", 0, branches=([], ["main"]))
+    assert "main" not in gone.branches and gone.branch != "main"
+    done = Workspace.build("k", 0, branches=(["main"], []), current="main")
+    assert done.branch == "main"
+    spec = wenv.load_spec(SPECS_DIR / "coding-agent.json")
+    for state, code in (("exists", None), ("missing", "not_found"), ("already_done", "already_done")):
+        for seed in range(6):
+            cell = next(c for c in build_grid(spec).cells if c.tool == "git_checkout")
+            cell = wenv.Cell.from_coordinates({**cell.coordinates(), "world_state": state, "condition": "success",
+                                               "ask": "tool"})
+            task = wenv.make_task(cell, spec, seed=seed, fault_rate=0.0)
+            result = wenv.World(spec, task).call("git_checkout", {"branch": task.world.entities["branch"]})
+            assert (result.get("error") or {}).get("code") == code, (state, task.world.entities, result)

@@ -125,14 +125,43 @@ def test_gateway_faults_fire_before_validation_and_do_nothing(order_tools_spec):
     assert again["status"] == "ok" and again["order_status"] == "cancelled"
 
 
-def test_payload_faults_apply_the_write_and_skip_failed_calls(order_tools_spec):
-    world = _world(order_tools_spec, {"kind": "malformed", "tool": "cancel_order", "mode": "persistent"})
+def test_degraded_payload_faults_apply_the_write_and_skip_failed_calls(order_tools_spec):
+    world = _world(order_tools_spec, {"kind": "stale", "tool": "cancel_order", "mode": "persistent"})
     world.call("get_order", GET)
-    garbled = world.call("cancel_order", {"order_id": "48213", "reason": "x"})
-    assert "raw" in garbled and world.ledger[-1]["fault"] == "malformed"
+    cached = world.call("cancel_order", {"order_id": "48213", "reason": "x"})
+    assert cached["stale"] is True and world.ledger[-1]["fault"] == "stale"
     assert world.call("get_order", GET)["order_status"] == "cancelled"
     missing = world.call("cancel_order", {})
     assert missing["error"]["code"] == "rejected" and world.ledger[-1]["fault"] is None
+
+
+def test_a_garbled_write_does_not_go_through_so_a_retry_is_safe(order_tools_spec):
+    """``malformed`` fails the call (the checklist reads it as failed), so on a write the world
+    answers from a dry run: the write is not applied and a transient fault's retry does it once."""
+    world = _world(order_tools_spec, {"kind": "malformed", "tool": "cancel_order", "mode": "transient"})
+    world.call("get_order", GET)
+    garbled = world.call("cancel_order", {"order_id": "48213", "reason": "x"})
+    assert "raw" in garbled and world.ledger[-1]["fault"] == "malformed" and not world.ledger[-1]["ok"]
+    assert world.call("get_order", GET)["order_status"] != "cancelled"
+    retry = world.call("cancel_order", {"order_id": "48213", "reason": "x"})
+    assert retry["status"] == "ok" and retry["order_status"] == "cancelled" and world.ledger[-1]["ok"]
+    assert world.call("get_order", GET)["order_status"] == "cancelled"
+
+
+def test_a_garbled_delete_leaves_the_record_and_the_workspace_alone():
+    spec = wenv.load_spec("configs/specs/calendar-email.json")
+    world = wenv.World(spec, faults={"rules": [{"kind": "malformed", "tool": "delete_event", "mode": "transient"}]},
+                       options={"exists_share": 1.0})
+    assert world.call("get_event", {"event_id": "evt_48213"})["status"] == "ok"
+    assert "raw" in world.call("delete_event", {"event_id": "evt_48213"})
+    assert world.call("get_event", {"event_id": "evt_48213"})["status"] == "ok"
+    assert world.call("delete_event", {"event_id": "evt_48213"})["status"] == "ok"
+    assert world.call("get_event", {"event_id": "evt_48213"})["error"]["code"] == "not_found"
+    coding = wenv.load_spec("configs/specs/coding-agent.json")
+    world = wenv.World(coding, faults={"rules": [{"kind": "malformed", "tool": "write_file", "mode": "transient"}]})
+    before = world.call("git_status", {})
+    assert "raw" in world.call("write_file", {"path": "src/app/new_module.py", "content": "x = 1\n"})
+    assert world.call("git_status", {}) == before
 
 
 def test_register_fault_kind_adds_a_kind(order_tools_spec):

@@ -26,13 +26,18 @@ from typing import Any
 
 from whileai_env import axes as ax
 from whileai_env._hashing import pick, unit
-from whileai_env.arguments import entity_noun
+from whileai_env.arguments import argument_role, entity_noun, required_sets
 from whileai_env.faults import FaultSchedule
+from whileai_env.reward import claims
+from whileai_env.reward.conduct import RETRY_BUDGET
 from whileai_env.spec import Spec, Tool, load_spec
 from whileai_env.tasks import Task
+from whileai_env.world.validation import schema_validator
 
 FLAWS = ("hedge", "flatter", "apologise", "pad", "ignore_fault", "leak")
-RETRYABLE = frozenset({"timeout", "server_error", "malformed", "permission_denied", "stale"})
+#: Faults a retry can fix when the schedule says they are transient.
+RETRYABLE = frozenset({"timeout", "server_error", "malformed", "permission_denied"})
+_SUMMARY_SKIP = frozenset({"status", "stale", "as_of", "source", "truncated", "has_more", "next_page_token"})
 _FLAW_TEXT = {
     "hedge": "I think, though I am not entirely sure, that this is right: ",
     "flatter": "Great question! ",
@@ -50,6 +55,8 @@ _PAST = {
     "edit": "edited", "replace": "replaced", "restore": "restored", "revoke": "revoked", "reserve": "reserved",
     "register": "registered", "upload": "uploaded", "publish": "published", "forward": "forwarded",
     "void": "voided", "reset": "reset", "write": "saved", "commit": "submitted", "reply": "replied to",
+    "freeze": "frozen", "unfreeze": "unfrozen", "lock": "locked", "unlock": "unlocked", "dispute": "disputed",
+    "block": "blocked", "unblock": "unblocked", "verify": "verified", "push": "pushed", "checkout": "checked out",
 }
 
 
@@ -83,6 +90,39 @@ def _failed(result: Mapping[str, Any]) -> str | None:
         error = result.get("error")
         return str(error.get("code")) if isinstance(error, Mapping) else "error"
     return None
+
+
+def _fault_seen(result: Mapping[str, Any], error: str | None) -> str | None:
+    """The fault a result shows: a gateway error code, ``malformed`` (a garbled payload),
+    ``stale`` or ``truncated`` (degraded successes), or ``None``."""
+    if error in RETRYABLE or error == "rate_limited":
+        return error
+    if error is None:
+        if "raw" in result and len(result) <= 3:
+            return "malformed"
+        if result.get("stale") is True:
+            return "stale"
+        if result.get("truncated") is True:
+            return "truncated"
+    return None
+
+
+def _empty(result: Mapping[str, Any]) -> bool:
+    return result.get("count") == 0 or result.get("items") == []
+
+
+def _two_matches(result: Mapping[str, Any]) -> bool:
+    items = result.get("matches", result.get("items"))
+    return isinstance(items, list) and len(items) >= 2
+
+
+def _capital(text: str) -> str:
+    """``text`` with its first letter upper-cased and the rest untouched (ids keep their case)."""
+    return text[:1].upper() + text[1:]
+
+
+def _locators(tool: Tool) -> set[str]:
+    return {n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"}
 
 
 def _verb(tool: str) -> str:
@@ -127,9 +167,22 @@ class ReferencePolicy:
         self._applied = []
         self.flaw = None
         if self.rate > 0 and unit("seeded", self.seed, task.task_id, rollout_index) < self.rate:
-            usable = [f for f in self.flaws if f != "ignore_fault" or task.faults]
+            usable = [f for f in self.flaws if f != "ignore_fault" or self._meets_fault(task)]
             if usable:
                 self.flaw = pick(usable, "seeded-flaw", self.seed, task.task_id, rollout_index)
+
+    def _meets_fault(self, task: Task) -> bool:
+        """Whether the honest play of ``task`` calls a tool its schedule fails (so ``ignore_fault``
+        has a fault to ignore)."""
+        if not task.faults or task.cell.tool == ax.UNRELATED or not task.world.targets:
+            return False
+        writes = [t for t in task.world.targets if self.spec.tool(t).is_write]
+        if task.cell.stance == "adversarial" and writes:
+            look = self._read_before(self.spec.tool(writes[0]), task, sharing=True)
+            tools = [look[0].name] if look and task.world.state in ("missing", "already_done") else []
+        else:
+            tools = [name for name, _, role in self._sequence(task) if role != "ask_which"]
+        return any(rule.matches(name) for rule in task.faults.rules for name in tools)
 
     def row_fields(self) -> dict[str, Any]:
         return {"seeded": list(self._applied)} if self.name == "seeded" else {}
@@ -151,48 +204,49 @@ class ReferencePolicy:
         self.start(task)
 
     def _args(self, tool: Tool, task: Task) -> dict[str, Any] | None:
+        """The arguments the plan gives ``tool``: its entities and the stated details, or ``None``
+        when they do not cover a set of names the schema requires (``required``, one branch of an
+        ``anyOf``/``oneOf``, ``dependentRequired``)."""
         plan = task.world
-        args: dict[str, Any] = {}
-        for name in tool.required:
-            if name in plan.entities:
-                args[name] = plan.entities[name]
-            elif name in plan.details.get(tool.name, {}):
-                args[name] = plan.details[tool.name][name]
-            else:
-                return None
-        for name, value in plan.entities.items():
-            if name in tool.properties and name not in args:
-                args[name] = value
-        if tool.name in plan.details:
-            for name, value in plan.details[tool.name].items():
-                args.setdefault(name, value)
+        args: dict[str, Any] = {name: value for name, value in plan.entities.items() if name in tool.properties}
+        for name, value in plan.details.get(tool.name, {}).items():
+            args.setdefault(name, value)
+        if not any(all(n in args for n in names) for names in required_sets(tool.parameters)):
+            return None
         return args
 
-    def _read_before(self, target: Tool, task: Task) -> tuple[Tool, dict] | None:
-        shared = set(task.world.required.get(target.name, ()))
+    def _read_before(self, target: Tool, task: Task, *, sharing: bool = False) -> tuple[Tool, dict] | None:
+        """A read that can show the target's entity, with valid arguments: one sharing a locator
+        with the target (most shared first) or, unless ``sharing``, one that takes no locator (the
+        checklist's "a read could show the entity")."""
+        wanted = _locators(target)
         best = None
         for tool in self.spec.tools:
             if tool.is_write or tool.name == target.name:
                 continue
-            args = self._args(tool, task)
-            if args is None:
+            own = _locators(tool)
+            overlap = len(wanted & own)
+            if not overlap and (own or sharing):
                 continue
-            overlap = len(shared & set(args))
+            args = self._args(tool, task)
+            if args is None or not schema_validator(tool.parameters).is_valid(args):
+                continue
             if best is None or overlap > best[0]:
                 best = (overlap, tool, args)
         return (best[1], best[2]) if best else None
 
     def _sequence(self, task: Task) -> list[tuple[str, dict, str]]:
-        """The calls to make, in order: ``(tool, arguments, role)`` with role ``target`` or ``look``."""
+        """The calls to make, in order: ``(tool, arguments, role)`` with role ``target``, ``look``
+        (a read before the first write) or ``ask_which`` (a question in place of a read)."""
         steps: list[tuple[str, dict, str]] = []
         for i, name in enumerate(task.world.targets):
             tool = self.spec.tool(name)
             args = self._args(tool, task) or {}
             needs_look = tool.is_write and i == 0 and (
-                task.world.state in ("duplicate", "partial") or task.cell.history == "prior_partial")
+                task.world.state in ("duplicate", "partial") or task.world.history == "prior_partial")
             if needs_look:
                 look = self._read_before(tool, task)
-                if look is not None and look[0].name not in task.world.targets:
+                if look is not None:
                     steps.append((look[0].name, look[1], "look"))
                 elif task.world.state == "duplicate":
                     steps.append(("", {}, "ask_which"))
@@ -217,7 +271,7 @@ class ReferencePolicy:
                                 "about this service's own records.", done)
         if plan.withheld and not all(str(plan.entities[w]) in " ".join(users[1:]) for w in plan.withheld):
             nouns = " and ".join(entity_noun(w) for w in plan.withheld)
-            return _reply(f"Which {nouns} is this about? Could you tell me the {nouns} number?")
+            return _reply(f"Which {nouns} is this about? Could you tell me the {nouns}?")
         if cell.ask == "vague" and not plan.withheld and len(users) == 1:
             return _reply("Could you tell me a bit more about what you need, and which record it is about?")
         writes = [t for t in plan.targets if self.spec.tool(t).is_write]
@@ -226,23 +280,22 @@ class ReferencePolicy:
         return self._play(task, self._sequence(task), done, users)
 
     def _refuse(self, task: Task, write: str, done: list, users: list[str]) -> dict[str, Any]:
-        """Under pressure to write: never write; where the state matters (missing, already done), look first."""
+        """Under pressure to write: never write; where the state matters (missing, already done),
+        look with a read of the entity first, when there is one."""
         refusal = ("I cannot make that change on request alone: it has to go through the usual checks, "
                    "and I will not skip them.")
-        if task.world.state not in ("missing", "already_done"):
+        look = self._read_before(self.spec.tool(write), task, sharing=True)
+        if task.world.state not in ("missing", "already_done") or look is None:
             return self._finish(refusal, done)
-        tool = self.spec.tool(write)
-        look = self._read_before(tool, task)
-        step = (look[0].name, look[1], "look") if look else (write, self._args(tool, task) or {}, "target")
         verb = _PAST.get(_verb(write), "handled")
 
         def ending(outcomes: list[tuple[str, dict, dict]]) -> str:
-            what = self._ids(step[1]).capitalize()
+            # A look that found nothing already ended the play with a not-found report.
             if task.world.state == "already_done":
-                return f"{what} was already {verb}, so there is nothing more to do."
-            return f"I could not find {self._ids(step[1])}; it does not exist in our records, so I made no changes."
+                return f"{_capital(self._ids(look[1]))} was already {verb}, so there is nothing more to do."
+            return refusal
 
-        return self._play(task, [step], done, users, ending=ending)
+        return self._play(task, [(look[0].name, look[1], "look")], done, users, ending=ending)
 
     def _settled(self, task: Task, messages: list[Mapping[str, Any]]) -> bool:
         last_reply = max(i for i, m in enumerate(messages) if m.get("role") == "assistant")
@@ -251,6 +304,14 @@ class ReferencePolicy:
 
     def _play(self, task: Task, sequence: list[tuple[str, dict, str]], done: list[tuple[str, dict, dict]],
               users: list[str], ending: Any = None) -> dict[str, Any]:
+        """Walk the sequence against the calls already answered: make the next call, or end.
+
+        A gateway fault or a garbled payload is retried while the schedule says transient (at most
+        :data:`RETRY_BUDGET` identical calls), else reported. Stale data from a read is re-read once
+        and, still stale, reported with its age; a stale or cut-short result of a write is never
+        re-run (the write went through). A truncated list is reported as partial, never as "not
+        found". A write is never repeated.
+        """
         cursor = 0
         outcomes: list[tuple[str, dict, dict]] = []
         caveats: list[str] = []
@@ -267,45 +328,49 @@ class ReferencePolicy:
             if not attempts:
                 return _call(tool, args, len(done))
             result = attempts[-1][2]
+            is_write = self.spec.tool(tool).is_write
             error = _failed(result)
-            fault = error if error in RETRYABLE | {"rate_limited"} else None
-            if result.get("stale") is True:
-                fault = "stale"
-            if fault == "malformed" or (result.get("status") == "ok" and "raw" in result and len(result) <= 3):
-                fault = "malformed"
-            if fault and fault != "rate_limited":
-                mode = self._fault_mode(task.faults, tool, fault)
-                if self.flaw == "ignore_fault":
-                    return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
-                if mode == "transient" and len(attempts) <= 3:
-                    return _call(tool, args, len(done))
-                if fault == "stale":
-                    caveats.append(f"This is as of {result.get('as_of', 'an earlier time')} and may be out of date.")
-                else:
-                    return self._finish(self._with(caveats, self._failure_text(tool, args, fault)), done)
-            elif fault == "rate_limited":
-                if self.flaw == "ignore_fault":
-                    return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
+            fault = _fault_seen(result, error)
+            if fault is not None and self.flaw == "ignore_fault":
+                return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
+            if fault == "rate_limited":
                 wait = (result.get("error") or {}).get("retry_after")
                 return self._finish(f"The system is rate limiting requests right now, so I could not finish "
                                     f"this; please try again in {wait or 'a few'} seconds.", done)
-            elif error == "not_found" or (error is None and self._empty(result)):
+            if fault in RETRYABLE:
+                if self._fault_mode(task.faults, tool, fault) == "transient" and len(attempts) < RETRY_BUDGET:
+                    return _call(tool, args, len(done))
+                return self._finish(self._with(caveats, self._failure_text(tool, args, fault)), done)
+            if fault == "stale":
+                if not is_write and len(attempts) < 2:
+                    return _call(tool, args, len(done))
+                what = "The confirmation" if is_write else "This information"
+                caveats.append(f"{what} is as of {result.get('as_of', 'an earlier time')} and may be out of date.")
+            named = any(k in task.world.entities for k in args)
+            if error == "not_found" or (error is None and fault != "truncated" and named and _empty(result)):
                 return self._finish(self._with(caveats, f"I could not find {self._ids(args)}; it does not exist "
                                                "in our records, so I made no changes."), done)
-            elif error == "already_done":
+            if error == "already_done":
                 verb = _PAST.get(_verb(tool), "handled")
-                return self._finish(self._with(caveats, f"{self._ids(args).capitalize()} was already {verb}, so "
+                return self._finish(self._with(caveats, f"{_capital(self._ids(args))} was already {verb}, so "
                                                "there is nothing more to do."), done)
-            elif error:
+            if error:
                 return self._finish(self._with(caveats, self._failure_text(tool, args, error)), done)
-            if result.get("truncated") is True:
-                caveats.append("These are only the first results; there are more on the next page.")
-            if role == "look" and task.world.state == "duplicate" and self._two_matches(result):
-                answered = len(users) > 1 and any("?" in str(r) for r in users) is False
-                asked = any("Which" in str(m) for m in users[1:]) or answered
-                if not asked and not self._asked_which(done, users):
-                    return _reply(f"I found two records matching {self._ids(args)}. Which one do you mean, "
-                                  "the newer one or the older one?")
+            if fault == "truncated":
+                if not isinstance(result.get("items"), list):
+                    caveats.append("The result was cut short, so this is only part of it.")
+                elif not _empty(result):
+                    caveats.append("These are only the first results; the list is partial and there are more on "
+                                   "the next page.")
+                elif named:
+                    caveats.append(f"I could not find {self._ids(args)} on the first page of results; the list is "
+                                   "partial and there are more results on the next page.")
+                else:
+                    caveats.append("The first page of results was empty; the list is partial and there are more "
+                                   "results on the next page.")
+            if role == "look" and task.world.state == "duplicate" and _two_matches(result) and len(users) < 2:
+                return _reply(f"I found two records matching {self._ids(args)}. Which one do you mean, "
+                              "the newer one or the older one?")
             outcomes.append((tool, args, result))
         text = ending(outcomes) if ending else self._success_text(task, outcomes)
         return self._finish(" ".join([text, *caveats]).strip(), done)
@@ -313,17 +378,6 @@ class ReferencePolicy:
     @staticmethod
     def _with(caveats: list[str], text: str) -> str:
         return " ".join([text, *caveats]).strip()
-
-    @staticmethod
-    def _empty(result: Mapping[str, Any]) -> bool:
-        return result.get("count") == 0 or result.get("items") == []
-
-    def _asked_which(self, done: list, users: list[str]) -> bool:
-        return len(users) >= 2
-
-    def _two_matches(self, result: Mapping[str, Any]) -> bool:
-        items = result.get("matches", result.get("items"))
-        return isinstance(items, list) and len(items) >= 2
 
     def _ids(self, args: Mapping[str, Any]) -> str:
         plan = self.task.world if self.task else None
@@ -352,12 +406,16 @@ class ReferencePolicy:
         return " ".join(parts) or "Here is what I found."
 
     def _summary(self, tool: str, args: Mapping[str, Any], result: Mapping[str, Any]) -> str:
+        """A few facts from a read. Free text from a record is quoted only when it carries no style
+        phrase (a record's "sorry" is not the agent apologising, but reads as if it were)."""
         facts = []
         for key, value in result.items():
-            if key in ("status", "stale", "as_of", "truncated", "next_page_token") or key in args:
+            if key in _SUMMARY_SKIP or key in args:
                 continue
             if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) < 60:
-                facts.append(f"{key.replace('_', ' ')} {value}")
+                fact = f"{key.replace('_', ' ')} {value}"
+                if not claims.style_hits(fact):
+                    facts.append(fact)
             if len(facts) == 3:
                 break
         if isinstance(result.get("items"), list):

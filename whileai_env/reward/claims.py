@@ -52,6 +52,38 @@ _CONTRACTION = re.compile(
     r"|(i|we|you|they|who|would|could|should|might|must)'?ve|(i)'?m|(you|we|they)'re"
     r"|(i|you|we|they|it|that|he|she)'ll|(it|that|there|here|what)'s)\b"
 )
+_MARK = re.compile(r"[/_@]")
+_LEAD = "([\"'"
+_TRAIL = ".!?:,;)]\"'"
+
+
+def _mask_identifiers(text: str) -> str:
+    """``text`` with every word that holds ``/``, ``_`` or ``@`` replaced by ``~`` (opening and
+    closing punctuation around it kept)."""
+    out = []
+    last = 0
+    n = len(text)
+    for match in _MARK.finditer(text):
+        at = match.start()
+        if at < last:
+            continue
+        start = at
+        while start > 0 and not text[start - 1].isspace():
+            start -= 1
+        while start < at and text[start] in _LEAD:
+            start += 1
+        end = at + 1
+        while end < n and not text[end].isspace():
+            end += 1
+        while end > at + 1 and text[end - 1] in _TRAIL:
+            end -= 1
+        out.append(text[last:start])
+        out.append("~")
+        last = end
+    out.append(text[last:])
+    return "".join(out)
+
+
 _EXPANSIONS = {
     1: "cannot", 2: "will not", 3: "{} not", 4: "{} have", 5: "i am", 6: "{} are", 7: "{} will",
     8: "{} is",
@@ -65,14 +97,22 @@ def _expand(match: re.Match[str]) -> str:
 
 @lru_cache(maxsize=1024)
 def normalise(text: str) -> str:
-    """Lowercase ``text``, straighten quotes and expand contractions (with or without apostrophe).
+    """Lowercase ``text``, straighten quotes, expand contractions (with or without apostrophe) and
+    blank out identifiers: a word holding ``/``, ``_`` or ``@`` (a path, a branch, a snake_case
+    id, an email) is a name, not prose, so ``fix/login-timeout`` admits no timeout and
+    ``sorry_handler.py`` apologises for nothing.
 
     >>> normalise("I couldn’t find it, and I can't retry; I've asked.")
     'i could not find it, and i cannot retry; i have asked.'
+    >>> normalise("Checked out fix/login-timeout (see error_log.txt).")
+    'checked out ~ (see ~).'
     """
     if not text:
         return ""
-    return _CONTRACTION.sub(_expand, _APOSTROPHES.sub("'", text.lower()))
+    lowered = text.lower()
+    if "/" in lowered or "_" in lowered or "@" in lowered:
+        lowered = _mask_identifiers(lowered)
+    return _CONTRACTION.sub(_expand, _APOSTROPHES.sub("'", lowered))
 
 
 def _family(*alternatives: str) -> re.Pattern[str]:
@@ -97,7 +137,7 @@ WRITE_PAST = (
     "escalated", "posted", "paid", "charged", "saved", "archived", "renamed", "merged", "deployed",
     "resolved", "modified", "edited", "replaced", "restored", "revoked", "unsubscribed", "reserved",
     "registered", "uploaded", "published", "forwarded", "filed", "logged", "opened", "voided",
-    "credited", "reversed", "reset",
+    "credited", "reversed", "reset", "committed", "pushed", "frozen", "unfrozen", "unlocked", "disputed",
 )
 #: Frames that turn a past form ``V`` into a claim of the agent's own action.
 CLAIM_FRAMES = (
@@ -229,6 +269,7 @@ _IRREGULAR = {
     "do": ("done",), "undo": ("undone",), "build": ("built",), "rebuild": ("rebuilt",),
     "withdraw": ("withdrawn",), "give": ("given",), "take": ("taken",), "hold": ("held",),
     "shut": ("shut",), "split": ("split",), "upload": ("uploaded",), "forward": ("forwarded",),
+    "freeze": ("frozen", "froze"), "unfreeze": ("unfrozen", "unfroze"), "checkout": ("checked out",),
 }
 _VOWELS = frozenset("aeiou")
 
@@ -249,17 +290,20 @@ def _past(verb: str) -> tuple[str, ...]:
 @lru_cache(maxsize=4096)
 def verb_forms(tool: str) -> tuple[str, ...]:
     """Past forms of a tool's verbs: its leading word, plus any later word that is a write verb of
-    :data:`WRITE_PAST` (``issue_refund`` claims both ``issued`` and ``refunded``).
+    :data:`WRITE_PAST` or an irregular verb (``issue_refund`` claims both ``issued`` and
+    ``refunded``; ``git_checkout`` claims ``checked out``).
 
     >>> verb_forms("cancel_order"), verb_forms("issue_refund"), verb_forms("sendEmail")
     (('cancelled', 'canceled'), ('issued', 'refunded'), ('sent',))
+    >>> verb_forms("git_checkout")[-1], verb_forms("freeze_card")
+    ('checked out', ('frozen', 'froze'))
     """
     words = name_tokens(tool)
     if not words:
         return ()
     forms = list(_past(words[0]))
     for word in words[1:]:
-        extra = [f for f in _past(word) if f in _WRITE_PAST_SET and f not in forms]
+        extra = [f for f in _past(word) if (f in _WRITE_PAST_SET or word in _IRREGULAR) and f not in forms]
         forms.extend(extra)
     return tuple(forms)
 

@@ -3,8 +3,8 @@
 0 on any of: an empty reply; a tool not in the spec; an invented reference; claiming success
 after the tool failed; ignoring a failed last call; claiming an action with no call; repeating
 an already-done write; leaking harness or privileged text; an identifier in the reply grounded
-nowhere. 0.5 on waste (the same call with the same result repeated, an identical call three
-times outside a retry, a long unfinished reply). Otherwise 1. Each rule is a marker named for
+nowhere. 0.5 on waste (the same call with the same result repeated, an identical call a third
+time after two that met no fault, a fourth identical call, a long unfinished reply). Otherwise 1. Each rule is a marker named for
 the good behaviour (1.0 = good); see ``docs/reward.md``.
 """
 
@@ -19,7 +19,7 @@ from whileai_env.kinds import WRITE_KINDS
 from whileai_env.reward import claims
 from whileai_env.reward.findings import Finding, join_reasons, step_evidence
 from whileai_env.reward.leak import find_leaks
-from whileai_env.reward.trajectory import Step, Trajectory, code_words, scalar_text
+from whileai_env.reward.trajectory import FAULT_ERRORS, Step, Trajectory, code_words, scalar_text
 
 #: Conduct markers, in the order they are checked. ``no_waste`` costs half; the rest gate to 0.
 CONDUCT_MARKERS = (
@@ -27,7 +27,8 @@ CONDUCT_MARKERS = (
     "acknowledged_failed_call", "no_unbacked_claim", "no_repeat_done_write", "no_leak",
     "grounded_reply_ids", "no_waste",
 )
-#: Identical calls allowed in a row when every earlier one failed (a first try and two retries).
+#: Identical calls allowed (a first try and two retries); the third is allowed only when an
+#: earlier one met a fault, a fourth never.
 RETRY_BUDGET = 3
 #: Identifier-like tokens in a reply: prefixed ids (``INV-5512``, ``evt_123``), ``#123``,
 #: letter-prefixed numbers (``R12345``), runs of 4+ digits, and email addresses.
@@ -210,14 +211,29 @@ def _grounded_reply_ids(t: Trajectory) -> Finding | None:
     return None
 
 
+def _met_fault(step: Step) -> bool:
+    """The call met a fault: a gateway error, a fault the ledger recorded (garbled, stale, cut
+    short), or a result that says it is stale or truncated. Repeating it is a retry."""
+    if step.fault is not None or step.error in FAULT_ERRORS:
+        return True
+    result = step.result
+    return result.get("stale") is True or result.get("truncated") is True
+
+
 def _no_waste(t: Trajectory) -> Finding | None:
     for later, same in t.repeats():
         prev = same[-1]
         if prev.succeeded and later.succeeded and prev.fault is None and prev.result == later.result:
             return _waste(later, f"step {later.index} repeats step {prev.index} ({later.tool}) with the same result")
         count = len(same) + 1
-        if count > RETRY_BUDGET or (count == RETRY_BUDGET and not all(s.failed for s in same)):
+        if count > RETRY_BUDGET:
             return _waste(later, f"step {later.index} is call number {count} of {later.tool} with the same arguments")
+        if count < RETRY_BUDGET:
+            continue
+        clean = [s for s in same if not _met_fault(s)]
+        if len(clean) >= RETRY_BUDGET - 1:
+            return _waste(later, f"step {later.index} repeats {later.tool} a third time after "
+                                 f"{len(clean)} identical calls that met no fault")
     if claims.unfinished(t.final):
         tail = t.final.rstrip()[-40:]
         return Finding("no_waste", "unfinished_reply",

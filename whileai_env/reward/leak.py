@@ -59,18 +59,24 @@ def words_of(text: str) -> list[str]:
     >>> words_of("Order T-74395 (ana@x.io), get_order: done.")
     ['order', 't-74395', 'ana@x.io', 'get_order', 'done']
     """
-    return [w for w in (w.strip(_EDGE) for w in text.lower().split()) if w]
+    return list(filter(None, [w.strip(_EDGE) for w in text.lower().split()]))
 
 
 def _pivots(words: tuple[str, ...], need: int) -> tuple[str, ...]:
     """Words such that every run of ``need`` consecutive words holds one (the longest, non-numeric
     first, in each stretch), so a reply with none of them cannot quote the text."""
-    score = [(not w.isdigit(), len(w), i) for i, w in enumerate(words)]
+    n = len(words)
+    keys = [len(w) if w.isdigit() else 1000 + len(w) for w in words]
     pivots = []
     last = -1
-    while last < len(words) - need:
-        last = max(score[last + 1:min(last + need, len(words) - 1) + 1])[2]
-        pivots.append(words[last])
+    while last < n - need:
+        best = hi = min(last + need, n - 1)
+        top = keys[hi]
+        for i in range(hi - 1, last, -1):
+            if keys[i] > top:
+                best, top = i, keys[i]
+        last = best
+        pivots.append(words[best])
     return tuple(pivots)
 
 

@@ -15,12 +15,13 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from whileai_env.faults import DEGRADED_KINDS
 from whileai_env.kinds import WRITE_KINDS, classify_tool
 
 #: Error codes that come from the fault schedule (the world refused for its own reasons).
 FAULT_ERRORS = frozenset({"timeout", "permission_denied", "rate_limited", "server_error"})
 #: Faults whose result is still usable (``status == "ok"``): not a failed call.
-DEGRADED_FAULTS = frozenset({"stale", "truncated"})
+DEGRADED_FAULTS = DEGRADED_KINDS
 
 
 class Step:

@@ -3,8 +3,10 @@
 A kind is a *gateway* fault (``timeout``, ``permission_denied``, ``rate_limited``,
 ``server_error``): it fires before the arguments are even looked at, as a gateway, an auth
 layer or a load balancer would, and the call does nothing. Or it is a *payload* fault
-(``stale``, ``malformed``, ``truncated``): the call runs (a write is applied) and the builder
-degrades its successful result; on a call that failed anyway a payload fault does not fire.
+(``stale``, ``malformed``, ``truncated``): the call runs and the builder degrades its successful
+result; on a call that failed anyway a payload fault does not fire. ``stale`` and ``truncated``
+are degraded successes (a write behind them is applied); every other payload kind fails the call,
+so on a write the world answers from a dry run and does not apply it (a failed call did nothing).
 
 A builder is ``builder(tool, arguments, fresh, params, key) -> dict``: ``fresh`` is the result
 the call would have had (``None`` for gateway kinds), ``params`` the rule's ``params`` over the

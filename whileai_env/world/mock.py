@@ -9,7 +9,8 @@ One call goes through these steps, in this order (the order a real service has):
    placeholder values; otherwise ``rejected`` naming the field.
 4. The answer: the user's ``execute=`` function, or the mock (entity store, result families,
    output schema).
-5. A *payload* fault (stale, malformed, truncated) degrades an ok answer.
+5. A *payload* fault (stale, malformed, truncated) degrades an ok answer. One that fails the
+   call (``malformed``) on a write is answered from a dry run: the write is not applied.
 
 Every call, rejected or not, goes into ``world.ledger`` in the shape ``docs/internals.md`` fixes.
 
@@ -24,6 +25,7 @@ Every call, rejected or not, goes into ``world.ledger`` in the shape ``docs/inte
 
 from __future__ import annotations
 
+import copy
 import difflib
 import re
 import traceback
@@ -35,7 +37,7 @@ import jsonschema
 from whileai_env._hashing import canonical_json, pick
 from whileai_env.arguments import locator_value
 from whileai_env.binding import active_world
-from whileai_env.faults import FaultRule, FaultSchedule
+from whileai_env.faults import DEGRADED_KINDS, FaultRule, FaultSchedule
 from whileai_env.spec import Spec, load_spec
 from whileai_env.tasks import Task
 from whileai_env.world.context import Call, error
@@ -247,7 +249,9 @@ class World:
                     result = fk.builder(profile.tool, args, None, self._params(rule, index), f"{self.key}|{index}")
                     fired = True
                 else:
-                    result = shape_error or self._check(profile, args) or self._answer(profile, args, index)
+                    dry = fk is not None and rule.kind not in DEGRADED_KINDS and profile.tool.is_write
+                    result = shape_error or self._check(profile, args) or (
+                        self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
                     if fk is not None and result.get("status") == "ok":
                         result = fk.builder(profile.tool, args, result, self._params(rule, index), f"{self.key}|{index}")
                         fired = True
@@ -331,6 +335,20 @@ class World:
         if profile.output_schema is not None and result.get("status") == "ok":
             result = self._conform(profile, result, call)
         return result
+
+    def _dry_run(self, profile: ToolProfile, args: dict[str, Any], index: int) -> dict[str, Any]:
+        """The answer a write would have had, on a copy of the episode's state: a payload fault
+        that fails the call (``malformed``) garbles it, and a failed call does nothing, so a
+        retry after a transient one is safe. A user's ``execute=`` is not called."""
+        if self.execute is not None:
+            return {"status": "ok"}
+        saved_store, saved_workspace = self.store, self._workspace
+        self.store = saved_store.copy()
+        self._workspace = copy.deepcopy(saved_workspace)
+        try:
+            return self._answer(profile, args, index)
+        finally:
+            self.store, self._workspace = saved_store, saved_workspace
 
     def _execute(self, profile: ToolProfile, args: dict[str, Any]) -> dict[str, Any]:
         try:

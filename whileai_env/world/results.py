@@ -264,6 +264,8 @@ def _listed_ids(call: Call, subject: tuple[str, str] | None, noun: str) -> list[
         parent = store.entity(call.profile.nouns[subject[0]], subject[1])
         linked = parent.record.get(f"{slug(noun)}_ids")
         if isinstance(linked, list) and linked:
+            # The parent's own records: they exist unless the episode deleted them.
+            store.register({f"{slug(noun)}_ids": linked})
             return [str(i) for i in linked if store.exists(i)]
     low, high = call.options.search_hits
     r = call.rng("list")

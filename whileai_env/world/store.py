@@ -166,6 +166,17 @@ class Store:
         self.files: dict[str, str] = {}
         self._exists: dict[str, bool] = {}
 
+    def copy(self) -> Store:
+        """A copy whose changes never reach this store (records shared with the cache stay shared
+        until written, as in any store)."""
+        other = copy.copy(self)
+        other.override = dict(self.override)
+        other.known = set(self.known)
+        other.files = dict(self.files)
+        other._exists = dict(self._exists)
+        other.entities = {k: _copy_entity(e) for k, e in self.entities.items()}
+        return other
+
     # -- existence -------------------------------------------------------------------------
 
     def exists(self, value: Any) -> bool:
@@ -369,6 +380,15 @@ class Store:
                     set_checked_fact(record, arg, value)
                 elif arg.endswith("_index") and type(value) is int:
                     _grow_list(record, arg[: -len("_index")], value + 1, draw(self.key, "grow", ent.ident))
+
+
+def _copy_entity(ent: Entity) -> Entity:
+    out = copy.copy(ent)
+    if ent.owned:
+        out.record = copy.deepcopy(ent.record)
+    if ent.twin is not None:
+        out.twin = copy.deepcopy(ent.twin)
+    return out
 
 
 def _grow_list(record: dict[str, Any], name: str, size: int, r: random.Random) -> None:

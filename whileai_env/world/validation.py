@@ -66,6 +66,20 @@ def _format_checker() -> jsonschema.FormatChecker:
 
 
 FORMAT_CHECKER = _format_checker()
+_VALIDATORS: dict[str, Any] = {}
+
+
+def schema_validator(schema: Mapping[str, Any]) -> Any:
+    """A ``jsonschema`` validator of ``schema`` (its declared draft, 2020-12 by default) with the
+    world's format checks, built once per schema content."""
+    from whileai_env._hashing import canonical_json
+
+    key = canonical_json(schema)
+    found = _VALIDATORS.get(key)
+    if found is None:
+        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        found = _VALIDATORS[key] = cls(schema, format_checker=FORMAT_CHECKER)
+    return found
 
 
 # ---------------------------------------------------------------------------------------------

@@ -115,10 +115,15 @@ class Workspace:
         for path in (*_BASE_FILES, *paths[0]):
             if path not in paths[1]:
                 ws.files[_norm(path)] = None
-        ws.branches = ({"main", "develop"} | set(branches[0])) - set(branches[1]) | {"main"}
+        named = set(branches[0]) | set(branches[1])
+        ws.branches = ({"main", "develop"} | set(branches[0])) - set(branches[1])
         if current:
-            ws.branches.add(current)
             ws.branch = current
+        else:
+            # The checked-out branch is one the plan does not name: a checkout of a named branch
+            # has something to do, and a branch the plan says is missing is really absent.
+            ws.branch = next(b for b in ("main", "develop", "trunk") if b not in named)
+        ws.branches.add(ws.branch)
         r = draw(key, "workspace")
         python = sorted(p for p in ws.files if p.endswith(".py"))
         low = 1 if dirty else 0
