@@ -185,9 +185,10 @@ def test_parity_episode_vs_gymnasium():
         assert reward == direct["reward"]
 
 
-def test_oracle_reaches_ceiling_through_gymnasium():
-    spec = wenv.load_spec(ORDER_SPEC)
-    tasks = wenv.draw_tasks(spec, 120, seed=8)
+@pytest.mark.parametrize("spec_path", sorted(p.name for p in SPECS_DIR.iterdir()))
+def test_oracle_reaches_ceiling_through_gymnasium(spec_path):
+    spec = wenv.load_spec(SPECS_DIR / spec_path)
+    tasks = wenv.draw_tasks(spec, 120, seed=8, fault_rate=0.8)
     env = gym.make("whileai/agent-v0", spec=spec, tasks=tasks)
     rewards, failures = [], []
     multi_turn = 0
