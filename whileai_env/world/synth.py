@@ -23,7 +23,7 @@ import jsonschema
 from whileai_env.world import values as v
 from whileai_env.world.naming import resolve_field
 from whileai_env.world.regex_gen import sample
-from whileai_env.world.validation import FORMAT_CHECKER, compile_check
+from whileai_env.world.validation import FORMAT_CHECKER, compile_check, json_type
 
 _MAX_DEPTH = 12
 _ADDRESS_KEYS = frozenset({"line1", "street", "city", "postcode", "postal_code", "zip", "country"})
@@ -76,7 +76,7 @@ def _type_of(schema: Mapping[str, Any], hint: Any, r: random.Random) -> str:
     declared = schema.get("type")
     if isinstance(declared, list):
         options = [t for t in declared if isinstance(t, str)]
-        hinted = _json_type(hint)
+        hinted = json_type(hint)
         if hinted in options or (hinted == "integer" and "number" in options):
             return "number" if hinted == "integer" and "integer" not in options else hinted
         non_null = [t for t in options if t != "null"]
@@ -90,24 +90,8 @@ def _type_of(schema: Mapping[str, Any], hint: Any, r: random.Random) -> str:
     if any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")):
         return "number"
     if hint is not None:
-        return _json_type(hint)
+        return json_type(hint)
     return "string"
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list):
-        return "array"
-    return "object"
 
 
 def hint_for(hint: Any, name: str) -> Any:
@@ -148,7 +132,7 @@ def synth(schema: Any, hint: Any, r: random.Random, *, now: int, name: str = "",
             resolved = [_resolve(b, root) for b in branches]
             if hint is not None:
                 for b in resolved:
-                    if isinstance(b, Mapping) and _json_type(hint) == _type_of(b, hint, r):
+                    if isinstance(b, Mapping) and json_type(hint) == _type_of(b, hint, r):
                         candidate = synth({**base, **b}, hint, r, now=now, name=name, root=root, depth=depth + 1)
                         if _fits(candidate, {**base, key: branches}, root):
                             return candidate

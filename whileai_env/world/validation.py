@@ -343,7 +343,8 @@ def _additional(val: Any, props: Mapping[str, Any], formats: bool) -> Check | No
 # Validators and errors
 
 
-def _json_type(value: Any) -> str:
+def json_type(value: Any) -> str:
+    """The JSON Schema type name of a Python value (``None`` → ``"null"``, ``True`` → ``"boolean"`` …)."""
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -394,7 +395,7 @@ def describe_error(error: jsonschema.ValidationError) -> dict[str, str]:
         problem, text = "unexpected_field", f"unexpected field (allowed: {allowed})"
     elif keyword == "type":
         expected = " or ".join(value) if isinstance(value, list) else value
-        problem, text = "wrong_type", f"expected {expected}, got {_json_type(error.instance)}"
+        problem, text = "wrong_type", f"expected {expected}, got {json_type(error.instance)}"
     elif keyword in ("enum", "const"):
         options = value if keyword == "enum" else [value]
         shown = ", ".join(_short(o, 30) for o in list(options)[:12])
