@@ -196,3 +196,18 @@ def test_rows_carry_the_kinds_a_name_would_not_give():
     assert row["tool_kinds"] == {"run_tests": "read"}
     assert episode.reward()["reward"] == 0.0
     assert wenv.Episode(SPEC, _task(tool="get_order")).row()["tool_kinds"] == {}
+
+
+def test_a_callable_user_plays_the_person():
+    task = _task(stance="ordinary", ask="tool")
+    heard = []
+
+    def person(messages):
+        heard.append(messages[-1]["content"])
+        return "Thanks, that is all." if len(heard) == 1 else None
+
+    episode = wenv.Episode(SPEC, task, user=person)
+    first = episode.step("I looked it up: all fine.")
+    assert first.messages[-1] == {"role": "user", "content": "Thanks, that is all."}
+    second = episode.step("Glad to hear it.")
+    assert second.terminated and heard == ["I looked it up: all fine.", "Glad to hear it."]
