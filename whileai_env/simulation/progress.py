@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import sys
 import time
-from collections.abc import Mapping
 from typing import Any
 
 
 class Progress:
     """A rich progress bar on stderr, or nothing when ``quiet``."""
 
-    def __init__(self, *, budget: int, quiet: bool, axes: Mapping[str, Any]) -> None:
+    def __init__(self, *, budget: int, quiet: bool) -> None:
         self.budget = budget
         self.quiet = quiet
         self._bar: Any = None

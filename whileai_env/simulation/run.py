@@ -34,7 +34,7 @@ _ALIASES = {
     "n": "phrasings", "requests_per_situation": "phrasings", "rollouts_per_request": "repeats",
     "policy": "system_prompt", "risk": "fault_rate",
 }
-_ADVANCED = {"concurrency", "seed", "avg_turns", "probe", "embedder", "stop_grace", "max_turns"}
+_ADVANCED = {"concurrency", "seed", "avg_turns", "probe", "max_turns"}
 
 
 def simulate(
@@ -226,7 +226,7 @@ class _Runner:
         self.seen_values: set[tuple[str, str]] = set()
         self.coverage_history: deque[int] = deque()
         self.cut_stamped = False
-        self.progress = Progress(budget=budget, quiet=quiet, axes=self.grid.axes)
+        self.progress = Progress(budget=budget, quiet=quiet)
         self.started = time.perf_counter()
         self._queue: deque[Job] = deque()
 
