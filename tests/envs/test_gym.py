@@ -149,16 +149,6 @@ def test_tasks_from_jsonl(tmp_path):
         AgentEnv(spec=spec, tasks=bad)
 
 
-def _play(step_fn, task, policy):
-    policy.start(task)
-    messages = step_fn.reset(task)
-    while True:
-        obs, reward, done = step_fn.step(policy(messages))
-        messages = obs
-        if done:
-            return reward
-
-
 def test_parity_episode_vs_gymnasium():
     spec = wenv.load_spec(ORDER_SPEC)
     tasks = wenv.draw_tasks(spec, 25, seed=5, fault_rate=1.0)
