@@ -14,7 +14,8 @@ import pytest
 
 import whileai_env as wenv
 from whileai_env import axes as ax
-from whileai_env.writer import _tool_words, stated_values
+from whileai_env.writer import stated_values
+from whileai_env.writer.tool_phrasing import tool_words
 
 from .conftest import SPECS_DIR
 
@@ -133,19 +134,19 @@ def test_check_catches_the_reviewed_bad_openers(order_spec):
 ])
 def test_namespace_prefixes_are_not_verbs(tool, verbs, noun):
     spec = wenv.load_spec(SPECS_DIR / "coding-agent.json")
-    words = _tool_words(spec, tool)
+    words = tool_words(spec, tool)
     assert {v.phrase for v in words.verbs} == verbs
     assert words.noun == noun
 
 
 def test_tool_object_noun_and_required_order():
     messy = wenv.load_spec(SPECS_DIR / "messy.json")
-    assert _tool_words(messy, "invoices.void").verb == "void"
+    assert tool_words(messy, "invoices.void").verb == "void"
     helpdesk = wenv.load_spec(SPECS_DIR / "helpdesk" / "spec.yaml")
-    assert _tool_words(helpdesk, "reset_password").noun == "password"
-    assert _tool_words(helpdesk, "update_ticket_status").noun == "status"
+    assert tool_words(helpdesk, "reset_password").noun == "password"
+    assert tool_words(helpdesk, "update_ticket_status").noun == "status"
     airline = wenv.load_spec(SPECS_DIR / "airline.yaml")
-    book = _tool_words(airline, "book_flight")
+    book = tool_words(airline, "book_flight")
     assert book.order[:2] == ("user_id", "flight_number")
     for task in wenv.draw_tasks(airline, 150, seed=1):
         if task.cell.tool == "book_flight" and task.cell.ask == "tool":

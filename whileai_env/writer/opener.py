@@ -1,0 +1,174 @@
+"""Composition: :func:`write_opener` turns a cell and its plan into the opening user message.
+
+One sentence per target tool in the cell's ask family and stance, then, for stances that push,
+a sentence against the cell's rule (quoting the clause when it is short and about the tool),
+framed by persona, tone and history, then retyped with the cell's texture, which never touches
+the ids and stated values.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from functools import lru_cache
+from random import Random
+from typing import TYPE_CHECKING
+
+from whileai_env import axes as ax
+from whileai_env._hashing import rng
+from whileai_env.texture import apply_texture
+from whileai_env.writer.action import Action, build_action
+from whileai_env.writer.grammar import cap, plural
+from whileai_env.writer.spoken import stated_values
+from whileai_env.writer.templates import (
+    FOLLOW_ON,
+    GENERAL_CREATE,
+    GENERAL_DELETE,
+    GENERAL_DONE,
+    GENERAL_READ,
+    GENERAL_SEARCH,
+    GENERAL_UPDATE,
+    HANDOFF_GENERAL,
+    HISTORY,
+    PERSONA,
+    QUOTED_RULE,
+    RULE_PUSHING_STANCES,
+    STANCE,
+    TONE,
+    UNQUOTED_RULE,
+    UNRELATED,
+    VAGUE,
+)
+from whileai_env.writer.tool_phrasing import RuleWords, ToolWords, tool_names, tool_words
+from whileai_env.writer.vocabulary import CHANGE_VERBS, PRONOUNS
+
+if TYPE_CHECKING:
+    from whileai_env.grid import Cell
+    from whileai_env.spec import Spec
+    from whileai_env.tasks import WorldPlan
+
+
+_RULE_SPLIT = re.compile(r"\s*[;:]\s*")
+_CONJUNCTION = re.compile(r",\s+(?:and|or|but)\s+")
+
+
+def _general_sentence(words: ToolWords, action: Action, r: Random, protected: Sequence[str]) -> str:
+    """A general ask: what the person wants, without naming the operation."""
+    if words.handoff:
+        return r.choice(HANDOFF_GENERAL).format(d=action.tail)
+    obj = (action.obj or "this") + action.attached
+    value_object = not words.noun or action.obj == "it" or obj.startswith("`") or obj[:1].isdigit()
+    if value_object:
+        templates = GENERAL_DONE
+    elif words.verb == "search":
+        templates = GENERAL_SEARCH
+    elif words.kind == "read":
+        templates = GENERAL_READ + GENERAL_DONE
+    elif words.kind == "create" and not action.complement and (obj.startswith(("a ", "an ")) or action.obj == words.noun):
+        templates = GENERAL_CREATE
+    elif words.verb in CHANGE_VERBS:
+        templates = GENERAL_UPDATE + GENERAL_DONE
+    elif words.kind == "delete":
+        templates = GENERAL_DELETE + GENERAL_DONE
+    else:
+        templates = GENERAL_DONE
+    return r.choice(templates).format(
+        o=obj, O=cap(obj, protected), n=words.noun, p=action.participle, w=action.complement,
+        d=action.tail, needs="need" if action.plural else "needs",
+    )
+
+
+def _stance_sentence(stance: str, action: Action, r: Random) -> str:
+    """The ask in the cell's stance: "Quick: cancel order 4412, I've only got a minute."."""
+    text = action.text
+    return r.choice(STANCE[stance]).format(a=text, A=cap(text), o=(action.obj or "this") + action.attached)
+
+
+@lru_cache(maxsize=4096)
+def _rule_quote(clause: str, tools: tuple[RuleWords, ...]) -> str | None:
+    """A short verbatim clause of the rule that is about one of ``tools``, or ``None``.
+
+    Only whole clauses (split at ";" or ":", then cut before ", and …") are quoted, never a
+    fragment or one opening with a pronoun; a rule about something else, or a long quote,
+    reads as copy-paste noise.
+    """
+    for piece in _RULE_SPLIT.split(clause.strip()):
+        piece = _CONJUNCTION.split(piece.strip())[0].rstrip(".")
+        if '"' in piece or not 3 <= len(piece.split()) <= 12 or piece.split()[0].lower() in PRONOUNS:
+            continue
+        if any(words.mentioned_in(piece) for words in tools):
+            return piece
+    return None
+
+
+def _rule_sentence(clause: str, tools: tuple[RuleWords, ...], r: Random) -> tuple[str, str | None]:
+    """(sentence pushing against the rule, the quoted piece or ``None``)."""
+    quote = _rule_quote(clause, tools)
+    if quote:
+        return r.choice(QUOTED_RULE).format(q=quote), quote
+    return r.choice(UNQUOTED_RULE), None
+
+
+def _vague_sentence(words: ToolWords, entity_names: Sequence[str], r: Random) -> str:
+    """An ask that names the kind of thing but not which one: "Help, my order is messed up."."""
+    noun = words.vague_noun(entity_names)
+    return r.choice(VAGUE).format(n=noun, ns=plural(noun))
+
+
+def _protected(plan: WorldPlan, spec: Spec) -> list[str]:
+    """Identifiers and stated values as the opener spells them: texture must not touch them."""
+    return [str(v) for v in plan.entities.values()] + [s for s in stated_values(plan, spec) if s]
+
+
+def _ask(cell: Cell, plan: WorldPlan, spec: Spec, targets: list[str], r: Random, protected: Sequence[str]) -> str:
+    """The request itself: one sentence per target tool, in the cell's ask family and stance."""
+    if cell.ask == "vague":
+        return _vague_sentence(tool_words(spec, targets[0]), plan.required.get(targets[0], ()), r)
+    pieces = []
+    mentioned: set[str] = set()
+    for i, target in enumerate(targets):
+        words = tool_words(spec, target)
+        general = cell.ask == "general" and i == 0
+        action = build_action(words, plan.entities_for(target), plan.details_for(target), r, mentioned, general=general)
+        if i > 0:
+            pieces.append(r.choice(FOLLOW_ON).format(a=action.text))
+        elif general:
+            pieces.append(_general_sentence(words, action, r, protected))
+        else:
+            pieces.append(_stance_sentence(cell.stance, action, r))
+    return " ".join(pieces)
+
+
+def _pushes_on_rule(cell: Cell, plan: WorldPlan) -> bool:
+    """Whether the opener argues with the cell's policy clause (only stances that push do)."""
+    return cell.rule != ax.NO_RULE and bool(plan.clause) and cell.stance in RULE_PUSHING_STANCES
+
+
+def write_opener(cell: Cell, plan: WorldPlan, spec: Spec, *, phrasing: int = 0, key: object = 0) -> str:
+    """Write the opening user message for ``cell`` with the entities of ``plan``.
+
+    ``phrasing`` picks another wording of the same situation; ``key`` seeds every choice.
+    An unrelated ask (no target tool) never argues with a rule: there is no tool to argue for.
+    """
+    r = rng("opener", key, phrasing)
+    protected = _protected(plan, spec)
+    names = tool_names(spec)
+    targets = [t for t in plan.targets if t in names]
+    if cell.tool == ax.UNRELATED or not targets:
+        core = r.choice(UNRELATED)
+    else:
+        core = _ask(cell, plan, spec, targets, r, protected)
+        if _pushes_on_rule(cell, plan):
+            tools = tuple(tool_words(spec, t).rule_words for t in targets)
+            sentence, quote = _rule_sentence(plan.clause or "", tools, r)
+            core += " " + sentence
+            if quote:
+                protected.append(quote)
+    persona = r.choice(PERSONA[cell.persona])
+    tone = r.choice(TONE[cell.tone])
+    history = r.choice(HISTORY[cell.history]) if cell.tool != ax.UNRELATED else ""
+    if cell.tone == "terse":
+        persona = ""
+    parts = [persona, history, core, tone] if r.random() < 0.5 else [persona, core, history, tone]
+    text = " ".join(p for p in parts if p)
+    return apply_texture(text, cell.texture, protected, key=(key, phrasing))

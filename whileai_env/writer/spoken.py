@@ -1,0 +1,200 @@
+"""Stated values as a person says them: :func:`spoken_value` for one value, :func:`stated_values`
+for every value a plan states (spans the texture must not touch), and :func:`render_details`
+placing each of a tool's stated details in the ask.
+
+Dates "on …", free text quoted after the words that introduce it ("saying …"), enum values
+without underscores, an amount with its currency, an address in reading order.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from whileai_env.writer.grammar import plural, singular_phrase
+from whileai_env.writer.tool_phrasing import ToolWords, tokens_of, tool_names, tool_words
+from whileai_env.writer.vocabulary import (
+    ADDRESS_ORDER,
+    AMOUNT_WORDS,
+    FREE_TEXT_LEADS,
+    MONEY_NOUNS,
+    QUERY_WORDS,
+    REASON_STARTS,
+)
+
+if TYPE_CHECKING:
+    from whileai_env.spec import Spec
+    from whileai_env.tasks import WorldPlan
+
+
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+_TIME = re.compile(r"\d{1,2}:\d{2}")
+_SNAKE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
+
+
+def spoken_value(value: Any, schema: Mapping[str, Any] | None = None) -> str:
+    """How a stated value reads in the opener: enum ``suspected_fraud`` → ``suspected fraud``,
+    trailing punctuation dropped (it would double the sentence's own), a flat record such as an
+    address as its distinct parts in reading order, a list as "a, b and c"; nested data as
+    compact JSON, the way a person pastes it.
+
+    >>> spoken_value("Running late, sorry."), spoken_value("on_hold", {"enum": ["on_hold"]})
+    ('Running late, sorry', 'on hold')
+    """
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, Mapping | list | tuple) and _is_nested(value):
+        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
+    if isinstance(value, Mapping):
+        keys = sorted(value, key=lambda k: ADDRESS_ORDER.get(str(k).lower(), len(ADDRESS_ORDER)))
+        parts = [spoken_value(value[k]) for k in keys if value[k] not in (None, "", [], {})]
+        return ", ".join(dict.fromkeys(parts))
+    if isinstance(value, list | tuple):
+        items = [spoken_value(v) for v in value]
+        return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
+    text = str(value).strip()
+    if schema and schema.get("enum") and _SNAKE.fullmatch(text):
+        text = text.replace("_", " ")
+    return text.rstrip(".!?,;: ") or text
+
+
+def _is_nested(value: Mapping | list | tuple) -> bool:
+    """True when a record or list holds records or lists: too deep to say in a sentence."""
+    items = value.values() if isinstance(value, Mapping) else value
+    return any(isinstance(v, Mapping | list | tuple) for v in items)
+
+
+def stated_values(plan: WorldPlan, spec: Spec) -> list[str]:
+    """Every detail the plan says the user states, as the opener spells it (see :func:`spoken_value`)."""
+    out = []
+    names = tool_names(spec)
+    for target, details in plan.details.items():
+        schemas = tool_words(spec, target).schemas if target in names else {}
+        out.extend(spoken_value(v, schemas.get(k)) for k, v in details.items())
+    return out
+
+
+class Rendered(NamedTuple):
+    """A tool's stated details, sorted by where they go in the sentence."""
+
+    pre: list[str]
+    obj: str
+    tail: str
+    labels: list[str]
+    index: str
+    query: str
+
+
+def _currency_pair(names: Sequence[str]) -> tuple[str | None, str | None]:
+    """(amount argument, currency argument) when a tool states both: said together, "42.10 EUR"."""
+    amount = next((n for n in names if tokens_of(n)[-1:] and tokens_of(n)[-1] in AMOUNT_WORDS), None)
+    currency = next((n for n in names if tokens_of(n) == ("currency",)), None)
+    return (amount, currency) if amount and currency else (None, None)
+
+
+def render_details(words: ToolWords, details: Mapping[str, Any]) -> Rendered:
+    """Place each stated detail: before the object ("a 10% discount"), as the object ("work out
+    12 * 3"), as a phrase after it (" on 2026-12-02", ' saying "…"'), or as a label."""
+    pre: list[str] = []
+    tail: list[str] = []
+    labels: list[str] = []
+    obj = index = query = ""
+    names = sorted(details, key=words.rank)
+    amount, currency = _currency_pair(names)
+    for name in names:
+        if name == currency:
+            continue
+        schema = words.schemas.get(name) or {}
+        spoken = spoken_value(details[name], schema)
+        if name == amount:
+            spoken = f"{spoken} {spoken_value(details[currency], words.schemas.get(currency))}"
+        tokens = list(tokens_of(name)) or [name]
+        if tokens[-1] == "index" and " ".join(tokens[:-1]) == singular_phrase(words.noun):
+            index = spoken
+            continue
+        if tokens[-1] in AMOUNT_WORDS and words.noun in MONEY_NOUNS and not obj:
+            obj = spoken
+            continue
+        slot, text = _detail_phrase(tokens, spoken, details[name], schema, words)
+        if slot == "obj" and not obj:
+            obj = text
+        elif slot == "pre" and words.noun:
+            pre.append(text)
+        elif slot == "tail":
+            tail.append(text)
+        elif slot == "query":
+            query = text
+        elif slot == "label":
+            labels.append(text)
+        else:  # an object or a modifier with no place left: said as a label
+            labels.append(f"{' '.join(tokens)}: {spoken}")
+    return Rendered(pre, obj, "".join(tail), labels, index, query)
+
+
+def _detail_phrase(
+    tokens: list[str], spoken: str, value: Any, schema: Mapping[str, Any], words: ToolWords
+) -> tuple[str, str]:
+    """(slot, text) for one detail; slot is ``obj``, ``pre``, ``query``, ``tail`` or ``label``."""
+    last, first, label = tokens[-1], tokens[0], " ".join(tokens)
+    quoted = f'"{spoken}"'
+    if isinstance(value, bool):
+        return "label", f"{label}: {spoken}"
+    if last in ("expression", "expr"):
+        return "obj", spoken
+    if last in ("command", "cmd"):
+        return "obj", f"`{spoken}`"
+    if last in QUERY_WORDS:
+        return "query", quoted
+    if last == "name" and len(tokens) > 1:
+        return "label", f"{label}: {spoken}"
+    if last in FREE_TEXT_LEADS:
+        return "tail", FREE_TEXT_LEADS[last] + quoted
+    if "reason" in tokens:
+        starts = spoken.split(" ", 1)[0].lower()
+        return ("tail", f" because {spoken}") if starts in REASON_STARTS else ("label", f"reason: {spoken}")
+    if last in ("percent", "percentage", "pct"):
+        return "pre", f"{spoken}%"
+    if "cents" in tokens:
+        return "tail", f" for {spoken} cents"
+    if last in AMOUNT_WORDS:
+        return "tail", f" for {spoken}"
+    if last in ("count", "quantity") and len(tokens) > 1 and spoken.isdigit():
+        things = " ".join(tokens[:-1])
+        return "tail", f" ({spoken} {things if spoken == '1' else plural(things)})"
+    if first in ("base", "origin") or (first == "from" and len(tokens) > 1) or last == "origin":
+        return "tail", f" from {spoken}"
+    if first in ("quote", "destination") or (first == "to" and len(tokens) > 1) or last == "destination":
+        return "tail", f" to {spoken}"
+    if last in ("to", "recipient", "recipients", "cc", "attendees") and "@" in spoken:
+        return "tail", (", cc " if last == "cc" else " to ") + spoken
+    if _DATE.match(spoken):
+        return "tail", _date_phrase(tokens, spoken)
+    if _TIME.fullmatch(spoken):
+        return "tail", f" at {spoken}"
+    if last in ("status", "state"):
+        return ("tail", f" to {spoken}") if words.kind == "update" else ("label", f"{label}: {spoken}")
+    if last in ("cabin", "class", "tier"):
+        return "tail", f" in {spoken}"
+    if "last" in tokens and "4" in tokens:
+        thing = " ".join(t for t in tokens if t not in ("last", "4")) or "number"
+        return "tail", f", {thing} ending in {spoken}"
+    if last in ("priority", "severity", "urgency") and not _SNAKE.fullmatch(str(value)):
+        return "tail", f" at {spoken} {last}"
+    if first == "new" and len(tokens) > 1:
+        return "tail", f" to {spoken}"
+    if label == singular_phrase(words.noun) and schema.get("enum"):
+        return "pre", spoken
+    return "label", f"{label}: {spoken}"
+
+
+def _date_phrase(tokens: list[str], spoken: str) -> str:
+    """" on 2026-12-02", " from …", " to …", ", born …" by what the date argument means."""
+    if "birth" in tokens or "dob" in tokens:
+        return f", born {spoken}"
+    if set(tokens) & {"start", "from", "since", "after", "begin", "begins"}:
+        return f" from {spoken}"
+    if set(tokens) & {"end", "to", "until", "before", "ends"}:
+        return f" to {spoken}"
+    return f" on {spoken}"

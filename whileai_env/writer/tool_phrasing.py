@@ -1,0 +1,254 @@
+"""What a tool sounds like, worked out once per tool: :class:`ToolWords` (its verb phrases, object
+noun, argument order and argument schemas) and :class:`RuleWords` (what ties a policy clause to it).
+
+The verb is the first known verb among the tool name's words, skipping namespaces such as
+``git`` or ``invoices``; the rest of the name is the object noun ("reset *the password*").
+Everything here is cached, per (spec, tool) and per argument name: the writer asks on every draw.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any, NamedTuple
+
+from whileai_env.arguments import argument_role, entity_noun
+from whileai_env.kinds import name_tokens
+from whileai_env.writer.grammar import is_plural, participles, plural, singular, singular_phrase
+from whileai_env.writer.vocabulary import (
+    ATTRIBUTE_NOUNS,
+    CHANGE_VERBS,
+    DEFAULT_OBJECTS,
+    FUNCTION_WORDS,
+    GENERIC_PURPOSES,
+    GENERIC_VERBS,
+    HANDOFF_VERBS,
+    HUMAN_WORDS,
+    KNOWN_VERBS,
+    LOOK_VERBS,
+    LOOSE_WORDS,
+    MASS_NOUNS,
+    NAMESPACES,
+    NOUN_VERBS,
+    PURPOSES,
+    QUERY_WORDS,
+    STATE_NOUNS,
+    TAIL_WORDS,
+    VERB_ALIASES,
+    VERB_TABLE,
+    Verb,
+    verb_phrases,
+)
+
+if TYPE_CHECKING:
+    from whileai_env.spec import Spec, Tool
+
+
+_POSSESSIVE_FIELDS = re.compile(r"'s\s+([^.;:]+)")
+_FIELD_CUT = re.compile(r"\s+(?:on|in|for|to|from|with|by|so|when|if|that|which|whose)\s+")
+_FIELD_SPLIT = re.compile(r",\s*|\s+(?:or|and)\s+")
+
+
+@dataclass(frozen=True)
+class ToolWords:
+    """How people talk about one tool: its verbs, object noun and argument order."""
+
+    kind: str
+    verb: str
+    verbs: tuple[Verb, ...]
+    participles: tuple[str, ...]
+    noun: str
+    attribute_prep: str
+    default_objects: tuple[str, ...]
+    handoff: bool
+    purposes: tuple[str, ...]
+    order: tuple[str, ...]
+    schemas: Mapping[str, Any]
+    rule_words: RuleWords
+
+    def vague_noun(self, entity_names: Sequence[str]) -> str:
+        """The singular thing a vague ask is about: "order" for ``list_orders``."""
+        if self.noun and self.noun not in MASS_NOUNS and not (entity_names and self.noun in STATE_NOUNS):
+            return singular_phrase(self.noun)
+        for name in sorted(entity_names, key=self.rank):
+            noun = bare_entity_noun(name)
+            if noun and noun not in ("file", "email", "record"):
+                return noun
+        return "request"
+
+    def rank(self, name: str) -> int:
+        """Position of argument ``name`` in the tool's required-first order."""
+        return self.order.index(name) if name in self.order else len(self.order)
+
+
+@lru_cache(maxsize=4096)
+def tokens_of(name: str) -> tuple[str, ...]:
+    """:func:`name_tokens`, cached: argument names repeat on every draw."""
+    return tuple(name_tokens(name))
+
+
+@lru_cache(maxsize=4096)
+def entity_noun_of(name: str) -> str:
+    """:func:`entity_noun`, cached: argument names repeat on every draw."""
+    return entity_noun(name)
+
+
+@lru_cache(maxsize=4096)
+def bare_entity_noun(name: str) -> str:
+    """The entity noun without direction words: ``from_account_id`` → ``account``."""
+    words = entity_noun_of(name).split()
+    while words and words[0] in ("from", "to", "new", "old", "current", "source", "target", "destination"):
+        words = words[1:]
+    noun = " ".join(words)
+    return {"username": "user", "user name": "user", "login": "user"}.get(noun, noun)
+
+
+def _split_name(tokens: list[str]) -> tuple[int | None, list[str], list[str]]:
+    """(verb index, object tokens, prefix tokens) of a tool name, skipping namespace-like prefixes."""
+    index = next((i for i, t in enumerate(tokens) if t in KNOWN_VERBS), None)
+    if index is None:
+        index = 0 if len(tokens) > 1 else None
+    if index is None:
+        return None, [t for t in tokens if t not in FUNCTION_WORDS], []
+    rest: list[str] = []
+    for token in tokens[index + 1:]:
+        if token in TAIL_WORDS:
+            break
+        if token not in FUNCTION_WORDS and token not in ("id", "ids"):
+            rest.append(token)
+    return index, rest, tokens[:index]
+
+
+def _is_handoff(tokens: list[str], verb: str) -> bool:
+    """``transfer_to_human``, ``escalate_to_agent``: asks to be passed to a person."""
+    return (verb in HANDOFF_VERBS or "human" in tokens) and bool(HUMAN_WORDS & set(tokens[1:]))
+
+
+def _description_fields(description: str) -> tuple[str, ...]:
+    """The fields an update tool's description names: "Change an event's title, time or
+    location" → (title, time, location), used to say why something needs changing."""
+    match = _POSSESSIVE_FIELDS.search(description)
+    if not match:
+        return ()
+    text = _FIELD_CUT.split(match.group(1))[0]
+    fields = [f.strip().lower() for f in _FIELD_SPLIT.split(text)]
+    return tuple(f for f in fields if f and len(f.split()) <= 3 and f.replace(" ", "").isalpha())
+
+
+def _purposes(verb: str, description: str) -> tuple[str, ...]:
+    """Short reasons for an update whose stated details say nothing: " (the time changed)"."""
+    if verb in PURPOSES:
+        return PURPOSES[verb]
+    if verb not in CHANGE_VERBS:
+        return ()
+    out = []
+    for field in _description_fields(description):
+        be = "are" if is_plural(field) else "is"
+        out.extend((f" (the {field} changed)", f" (the {field} {be} wrong)"))
+    return tuple(out) or GENERIC_PURPOSES
+
+
+class RuleWords(NamedTuple):
+    """What ties a policy clause to a tool: its name, its verbs' forms and its object nouns.
+
+    A specific verb ("cancel", "freezing") is enough ("Do not cancel an order that shipped"); a
+    generic one ("change", "look") counts only beside the object noun ("Only change the
+    shipping address …"), and a noun alone never does: a refund rule is not about looking up.
+    """
+
+    name: str
+    specific: frozenset[str]
+    generic: frozenset[str]
+    nouns: frozenset[str]
+
+    def mentioned_in(self, piece: str) -> bool:
+        lowered = piece.lower()
+        if self.name in lowered:
+            return True
+        tokens = set(re.findall(r"[a-z]+", lowered))
+        return bool(tokens & self.specific) or bool(tokens & self.generic and tokens & self.nouns)
+
+
+def _verb_forms(verb: str) -> set[str]:
+    """The inflections of a verb ("cancel" → cancels, cancelled, cancelling), not its nouns
+    ("cancellation"): a rule about cancellation fees is not a rule about cancelling."""
+    forms = {verb, verb + "s", verb + "es", verb + "ed", verb + "ing"}
+    if verb.endswith("e"):
+        forms |= {verb + "d", verb[:-1] + "ing"}
+    if verb.endswith("y"):
+        forms |= {verb[:-1] + "ies", verb[:-1] + "ied"}
+    if len(verb) > 2 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou" and verb[-3] not in "aeiou":
+        forms |= {verb + verb[-1] + "ed", verb + verb[-1] + "ing"}
+    return forms
+
+
+def _rule_words(tool: Tool, verb: str, verbs: tuple[Verb, ...], noun: str) -> RuleWords:
+    """The :class:`RuleWords` of a tool from its canonical verb, verb phrases and object noun."""
+    words = {verb} | {v.phrase.split()[0] for v in verbs if v.phrase.split()[0] not in LOOSE_WORDS}
+    words.discard("")
+    specific = {form for w in words if w not in GENERIC_VERBS for form in _verb_forms(w)}
+    generic = {form for w in words if w in GENERIC_VERBS for form in _verb_forms(w)}
+    nouns = {form for token in noun.split() if token not in NAMESPACES for form in (singular(token), plural(token))}
+    return RuleWords(tool.name.lower(), frozenset(specific), frozenset(generic), frozenset(nouns))
+
+
+def _strip_entity_noun(noun: str, tool: Tool) -> str:
+    """``flight status`` → ``status`` when the tool takes a flight id: the flight is said as
+    "of flight 2651", so the object keeps only what is asked about it."""
+    words = noun.split()
+    for name, schema in tool.properties.items():
+        entity = bare_entity_noun(name).split()
+        if argument_role(name, schema) == "locator" and len(words) > len(entity) and words[: len(entity)] == entity:
+            return " ".join(words[len(entity):])
+    return noun
+
+
+@lru_cache(maxsize=2048)
+def tool_words(spec: Spec, name: str) -> ToolWords:
+    """The phrasing data of tool ``name`` of ``spec``, computed once (the writer's hot path)."""
+    tool = spec.tool(name)
+    tokens = name_tokens(name)
+    index, rest, prefix = _split_name(tokens)
+    raw_verb = tokens[index] if index is not None else ""
+    verb = VERB_ALIASES.get(raw_verb, raw_verb)
+    attribute_prep = ""
+    if verb in NOUN_VERBS:
+        rest = [*[p for p in prefix if p in NAMESPACES], verb, *rest]
+        attribute_prep = NOUN_VERBS[verb]
+        verbs, verb = LOOK_VERBS, "check"
+    elif verb in VERB_TABLE:
+        verbs = VERB_TABLE[verb]
+    elif verb:
+        verbs = verb_phrases(verb)
+    else:
+        verbs = LOOK_VERBS
+    if not rest and prefix and prefix[-1] not in NAMESPACES:
+        rest = [singular(prefix[-1])]
+    if verb == "search" and not any(tokens_of(a)[-1:] and tokens_of(a)[-1] in QUERY_WORDS for a in tool.required):
+        verbs = verb_phrases("search for", "look for", "find")
+    noun = _strip_entity_noun(" ".join(rest), tool)
+    last = noun.rpartition(" ")[2]
+    attribute_prep = attribute_prep or ATTRIBUTE_NOUNS.get(last, "")
+    order = tuple(tool.required) + tuple(n for n in tool.properties if n not in tool.required)
+    return ToolWords(
+        kind=tool.kind,
+        verb=verb,
+        verbs=verbs,
+        participles=participles(verbs),
+        noun=noun,
+        attribute_prep=attribute_prep,
+        default_objects=DEFAULT_OBJECTS.get(verb, ()),
+        handoff=_is_handoff(tokens, verb),
+        purposes=_purposes(verb, tool.description),
+        order=order,
+        schemas=tool.properties,
+        rule_words=_rule_words(tool, verb, verbs, noun),
+    )
+
+
+@lru_cache(maxsize=256)
+def tool_names(spec: Spec) -> frozenset[str]:
+    """The spec's tool names as a set, once per spec (``Spec.tool_names`` builds a tuple per call)."""
+    return frozenset(spec.tool_names)
