@@ -177,6 +177,9 @@ class SuccessivePlan:
             group.stopped = True
 
     def report(self) -> dict[str, Any]:
+        """Group counts: ``mixed`` (filled), ``stopped`` (unanimous, stopped after the probe),
+        ``complete`` (k rollouts), ``partial`` (short of k but not stopped: cut by the budget or
+        the clock), ``rollouts_saved`` (what full groups would have cost beyond what was played)."""
         groups = list(self.groups.values())
         full = sum(g.k for g in groups)
         played = sum(len(g.landed) for g in groups)
@@ -185,7 +188,7 @@ class SuccessivePlan:
             "mixed": sum(g.mixed for g in groups),
             "stopped": sum(g.stopped and not g.mixed for g in groups),
             "complete": sum(len(g.landed) >= g.k for g in groups),
-            "partial": sum(0 < len(g.landed) < g.k for g in groups),
+            "partial": sum(0 < len(g.landed) < g.k and not (g.stopped and not g.mixed) for g in groups),
             "rollouts_saved": max(0, full - played),
         }
 
