@@ -24,17 +24,6 @@ from whileai_env.errors import MissingExtraError
 from whileai_env.frozen import freeze
 from whileai_env.user import ModelUser
 
-
-def _world_ready() -> bool:
-    try:
-        from whileai_env.world import World  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-needs_world = pytest.mark.skipif(not _world_ready(), reason="whileai_env.world does not export World yet")
-
 USER = [{"role": "system", "content": "You are a support agent."},
         {"role": "user", "content": "Can you check order 4412?"}]
 GET_ORDER = {"name": "get_order", "arguments": {"order_id": "4412"}}
@@ -149,7 +138,6 @@ def test_missing_openai_package_names_the_extra(monkeypatch):
     assert info.value.extra == "openai" and "whileai-env[openai]" in str(info.value)
 
 
-@needs_world
 def test_a_full_episode_with_the_scripted_model(chat_server, order_spec, make_cell_task):
     task = make_cell_task()
     order_id = task.world.entities["order_id"]

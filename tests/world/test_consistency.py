@@ -99,7 +99,6 @@ def test_created_ids_exist_even_where_nothing_else_does():
     assert record["status"] == "ok" and record["text"] == "call back on Monday"
 
 
-@pytest.mark.skipif(not (SPECS_DIR / "airline.yaml").exists(), reason="airline example spec not present")
 def test_ids_a_record_hands_out_exist_and_link_both_ways():
     world = wenv.World(SPECS_DIR / "airline.yaml", seed=1, options={"exists_share": 1.0})
     user = world.call("get_user", {"user_id": "u_48213"})
@@ -128,7 +127,6 @@ def test_ids_a_record_hands_out_exist_and_link_both_ways():
     assert record["cabin"] == "economy"
 
 
-@pytest.mark.skipif(not (SPECS_DIR / "bank-support.json").exists(), reason="bank example spec not present")
 def test_two_tools_reading_one_account_agree_and_a_transfer_moves_the_balance():
     world = wenv.World(SPECS_DIR / "bank-support.json", seed=2, options={"exists_share": 1.0})
     before = world.call("get_balance", {"account_id": "AC-5521"})
@@ -142,7 +140,6 @@ def test_two_tools_reading_one_account_agree_and_a_transfer_moves_the_balance():
     assert after["balance"] == round(before["balance"] - 25.0, 2)
 
 
-@pytest.mark.skipif(not (SPECS_DIR / "coding-agent.json").exists(), reason="coding example spec not present")
 def test_files_git_and_shell_see_one_repository():
     world = wenv.World(SPECS_DIR / "coding-agent.json", seed=3)
     listing = world.call("list_directory", {"path": "src/app"})

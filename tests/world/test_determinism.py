@@ -8,8 +8,6 @@ import subprocess
 import sys
 import textwrap
 
-import pytest
-
 from .conftest import ROOT, example_spec_paths
 
 SCRIPT = textwrap.dedent("""
@@ -41,7 +39,6 @@ def _run(paths: list[str], hash_seed: str) -> str:
     return done.stdout
 
 
-@pytest.mark.skipif(not example_spec_paths(), reason="no example specs in configs/specs yet")
 def test_two_processes_with_different_hash_seeds_agree():
     paths = [str(p) for p in example_spec_paths()]
     first, second = _run(paths, "1"), _run(paths, "4242")

@@ -30,7 +30,6 @@ SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
                     suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
                                            HealthCheck.data_too_large, HealthCheck.large_base_example])
 
-pytestmark = pytest.mark.skipif(not TOOLS, reason="no example specs in configs/specs yet")
 
 
 def _world(spec_name: str, seed: int = 0) -> wenv.World:
