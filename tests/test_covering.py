@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from whileai_env.covering import pairwise
+from whileai_env.scenarios.covering import pairwise
 
 
 def _covers_all_pairs(axes, rows):

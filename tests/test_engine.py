@@ -3,7 +3,7 @@ import json
 import pytest
 
 import whileai_env as wenv
-from whileai_env.engine import EpisodeOver
+from whileai_env.episode.engine import EpisodeOver
 
 from .conftest import SPECS_DIR
 

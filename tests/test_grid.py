@@ -1,7 +1,7 @@
 from itertools import combinations
 
 import whileai_env as wenv
-from whileai_env import axes as ax
+from whileai_env.scenarios import axes as ax
 
 from .conftest import ORDER_POLICY, ORDER_TOOLS
 

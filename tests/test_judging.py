@@ -11,7 +11,13 @@ import time
 import numpy as np
 import pytest
 
-from whileai_env.judging import JUDGE_STATUSES, Verdict, judge_report, normalise_verdict, run_judge
+from whileai_env.grading.judge import (
+    JUDGE_STATUSES,
+    Verdict,
+    judge_report,
+    normalise_verdict,
+    run_judge,
+)
 
 
 def make_rows(n: int = 3) -> list[dict]:

@@ -1,5 +1,5 @@
 import whileai_env as wenv
-from whileai_env.policy import clause_id
+from whileai_env.spec.clauses import clause_id
 
 
 def test_preambles_and_headings_are_not_clauses():

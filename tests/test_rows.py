@@ -9,7 +9,7 @@ from importlib import resources
 import pytest
 
 import whileai_env as wenv
-from whileai_env.rows import (
+from whileai_env.data.rows import (
     Judgment,
     Marker,
     PrivilegedLeakError,
@@ -62,7 +62,7 @@ def graded_row(task) -> dict:
 
 
 def test_schema_ships_in_the_package():
-    path = resources.files("whileai_env") / "schemas" / "row-v1.json"
+    path = resources.files("whileai_env.data") / "schemas" / "row-v1.json"
     schema = json.loads(path.read_text(encoding="utf-8"))
     assert schema["properties"]["schema_version"] == {"const": "1", "description": schema["properties"]["schema_version"]["description"]}
     assert load_row_schema() == schema

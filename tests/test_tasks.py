@@ -7,7 +7,7 @@ from collections import Counter
 import pytest
 
 import whileai_env as wenv
-from whileai_env import axes as ax
+from whileai_env.scenarios import axes as ax
 
 from .conftest import ROOT, SPECS_DIR
 
@@ -177,7 +177,7 @@ def test_a_plan_picks_the_anyof_branch_that_names_no_second_entity():
 
 
 def test_required_sets_read_every_requirement_keyword():
-    from whileai_env.arguments import required_sets
+    from whileai_env.spec.arguments import required_sets
 
     assert required_sets({"required": ["a"]}) == [("a",)]
     assert required_sets({}) == [()]

@@ -3,8 +3,8 @@ from collections import defaultdict
 import pytest
 
 import whileai_env as wenv
-from whileai_env.texture import TEXTURES, apply_texture
 from whileai_env.writer import spoken_value, stated_values
+from whileai_env.writer.texture import TEXTURES, apply_texture
 
 
 def test_variety_on_1000_draws_from_a_five_tool_spec(order_spec):

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 import whileai_env as wenv
-from whileai_env import axes as ax
+from whileai_env.scenarios import axes as ax
 from whileai_env.writer import stated_values
 from whileai_env.writer.tool_phrasing import tool_words
 

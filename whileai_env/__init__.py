@@ -13,11 +13,12 @@ from typing import TYPE_CHECKING, Any
 import gymnasium as _gymnasium
 
 from whileai_env.errors import MissingExtraError, SpecError, WhileaiError
-from whileai_env.faults import FaultRule, FaultSchedule
-from whileai_env.grid import Cell, Grid, build_grid
-from whileai_env.policy import Clause, split_policy
-from whileai_env.spec import Spec, Tool, load_spec
-from whileai_env.tasks import TOPOLOGY, Privileged, Task, Topology, WorldPlan, draw_tasks, make_task
+from whileai_env.scenarios.draw import draw_tasks, make_task
+from whileai_env.scenarios.faults import FaultRule, FaultSchedule
+from whileai_env.scenarios.grid import Cell, Grid, build_grid
+from whileai_env.scenarios.task import TOPOLOGY, Privileged, Task, Topology, WorldPlan
+from whileai_env.spec.clauses import Clause, split_policy
+from whileai_env.spec.load import Spec, Tool, load_spec
 from whileai_env.writer import write_opener
 
 if "whileai/agent-v0" not in _gymnasium.registry:
@@ -27,16 +28,16 @@ if "whileai/agent-v0" not in _gymnasium.registry:
 # name -> the module that defines it.
 _LAZY = {
     "World": "whileai_env.world", "WorldOptions": "whileai_env.world", "register_fault_kind": "whileai_env.world",
-    "Episode": "whileai_env.engine", "EpisodeOver": "whileai_env.engine", "StepResult": "whileai_env.engine",
-    "SimulatedUser": "whileai_env.user",
-    "task_checklist": "whileai_env.reward", "conduct_grade": "whileai_env.reward",
-    "leak_report": "whileai_env.reward", "format_leak_report": "whileai_env.reward",
-    "style_markers": "whileai_env.reward", "style_report": "whileai_env.reward",
-    "Judgment": "whileai_env.rows", "Marker": "whileai_env.rows", "Rollout": "whileai_env.rows",
-    "RowParts": "whileai_env.rows", "export_row": "whileai_env.rows", "from_row": "whileai_env.rows",
-    "row_errors": "whileai_env.rows", "to_row": "whileai_env.rows", "validate_row": "whileai_env.rows",
-    "JUDGE_STATUSES": "whileai_env.judging", "Verdict": "whileai_env.judging", "judge_report": "whileai_env.judging",
-    "normalise_verdict": "whileai_env.judging", "run_judge": "whileai_env.judging",
+    "Episode": "whileai_env.episode.engine", "EpisodeOver": "whileai_env.episode.engine", "StepResult": "whileai_env.episode.engine",
+    "SimulatedUser": "whileai_env.episode.user",
+    "task_checklist": "whileai_env.grading", "conduct_grade": "whileai_env.grading",
+    "leak_report": "whileai_env.grading", "format_leak_report": "whileai_env.grading",
+    "style_markers": "whileai_env.grading", "style_report": "whileai_env.grading",
+    "Judgment": "whileai_env.data.rows", "Marker": "whileai_env.data.rows", "Rollout": "whileai_env.data.rows",
+    "RowParts": "whileai_env.data.rows", "export_row": "whileai_env.data.rows", "from_row": "whileai_env.data.rows",
+    "row_errors": "whileai_env.data.rows", "to_row": "whileai_env.data.rows", "validate_row": "whileai_env.data.rows",
+    "JUDGE_STATUSES": "whileai_env.grading.judge", "Verdict": "whileai_env.grading.judge", "judge_report": "whileai_env.grading.judge",
+    "normalise_verdict": "whileai_env.grading.judge", "run_judge": "whileai_env.grading.judge",
     "PassAt": "whileai_env.analysis", "pass_at": "whileai_env.analysis",
     "simulate": "whileai_env.simulation", "SimulationData": "whileai_env.simulation",
     "ScoredData": "whileai_env.simulation",
@@ -47,23 +48,7 @@ _SUBMODULES = {"world"}
 if TYPE_CHECKING:
     from whileai_env.agents import oracle_agent, seeded_agent, silent_agent
     from whileai_env.analysis import PassAt, pass_at
-    from whileai_env.engine import Episode, EpisodeOver, StepResult
-    from whileai_env.judging import (
-        JUDGE_STATUSES,
-        Verdict,
-        judge_report,
-        normalise_verdict,
-        run_judge,
-    )
-    from whileai_env.reward import (
-        conduct_grade,
-        format_leak_report,
-        leak_report,
-        style_markers,
-        style_report,
-        task_checklist,
-    )
-    from whileai_env.rows import (
+    from whileai_env.data.rows import (
         Judgment,
         Marker,
         Rollout,
@@ -74,8 +59,24 @@ if TYPE_CHECKING:
         to_row,
         validate_row,
     )
+    from whileai_env.episode.engine import Episode, EpisodeOver, StepResult
+    from whileai_env.episode.user import SimulatedUser
+    from whileai_env.grading import (
+        conduct_grade,
+        format_leak_report,
+        leak_report,
+        style_markers,
+        style_report,
+        task_checklist,
+    )
+    from whileai_env.grading.judge import (
+        JUDGE_STATUSES,
+        Verdict,
+        judge_report,
+        normalise_verdict,
+        run_judge,
+    )
     from whileai_env.simulation import ScoredData, SimulationData, simulate
-    from whileai_env.user import SimulatedUser
     from whileai_env.world import World, WorldOptions, register_fault_kind
 
 

@@ -53,9 +53,9 @@ def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int) -> N
     from rich.markup import escape
     from rich.table import Table
 
-    from whileai_env.grid import build_grid
-    from whileai_env.spec import load_spec
-    from whileai_env.tasks import draw_tasks
+    from whileai_env.scenarios.draw import draw_tasks
+    from whileai_env.scenarios.grid import build_grid
+    from whileai_env.spec.load import load_spec
 
     try:
         spec = load_spec(path, kinds=_parse_kinds(kinds) or None)
@@ -101,9 +101,9 @@ def draw_tasks_cmd(path: Path, situations: int, mode: str, seed: int, fault_rate
     """Draw tasks from a spec's grid and summarise them (optionally writing JSONL)."""
     from rich.markup import escape
 
-    from whileai_env.grid import build_grid
-    from whileai_env.spec import load_spec
-    from whileai_env.tasks import draw_tasks
+    from whileai_env.scenarios.draw import draw_tasks
+    from whileai_env.scenarios.grid import build_grid
+    from whileai_env.spec.load import load_spec
 
     try:
         spec = load_spec(path)
@@ -156,7 +156,7 @@ def simulate_cmd(path: Path, agent: str, mode: str, budget: int, time_budget: fl
 
     grader = None
     if grade:
-        from whileai_env.reward import task_checklist
+        from whileai_env.grading import task_checklist
 
         grader = task_checklist
     try:

@@ -29,8 +29,8 @@ sys.path.insert(0, str(ROOT))
 from _specs import largest_spec  # noqa: E402
 
 import whileai_env as wenv  # noqa: E402
-from whileai_env.arguments import detail_value, locator_value  # noqa: E402
 from whileai_env.world import store as world_store  # noqa: E402
+from whileai_env.world.arguments import detail_value, locator_value  # noqa: E402
 from whileai_env.world.profile import profile_for  # noqa: E402
 
 CALLS_PER_EPISODE = 12

@@ -6,7 +6,7 @@ import pytest
 
 import whileai_env as wenv
 from tests.support.fixtures import chat_server  # noqa: F401  (the fixture, re-exported)
-from whileai_env.grid import Cell
+from whileai_env.scenarios.grid import Cell
 
 ORDINARY = {"tool": "get_order", "rule": "none", "world_state": "exists", "condition": "success",
             "history": "fresh", "stance": "ordinary", "ask": "tool", "persona": "returning",

@@ -13,8 +13,8 @@ import sys
 
 import pytest
 
-from whileai_env.actions import parse_action
 from whileai_env.agents import HFPolicy, make_policy
+from whileai_env.episode.actions import parse_action
 from whileai_env.errors import MissingExtraError
 
 HAVE_TRAIN = all(importlib.util.find_spec(m) for m in ("torch", "transformers", "tokenizers"))

@@ -11,7 +11,7 @@ import pytest
 
 import whileai_env as wenv
 from tests.support import sequence
-from whileai_env.actions import parse_action
+from whileai_env._util.frozen import freeze
 from whileai_env.agents import (
     ModelOpenerWriter,
     ModelSpec,
@@ -20,9 +20,9 @@ from whileai_env.agents import (
     make_policy,
     parse_model_spec,
 )
+from whileai_env.episode.actions import parse_action
+from whileai_env.episode.user import ModelUser
 from whileai_env.errors import MissingExtraError
-from whileai_env.frozen import freeze
-from whileai_env.user import ModelUser
 
 USER = [{"role": "system", "content": "You are a support agent."},
         {"role": "user", "content": "Can you check order 4412?"}]
@@ -295,7 +295,7 @@ def test_model_opener_for_an_unrelated_cell(chat_server, order_spec, make_cell_t
     assert "unrelated" in server.requests[0]["messages"][-1]["content"]
 
 
-# --- ModelUser (whileai_env/user.py) --------------------------------------------------------------
+# --- ModelUser (whileai_env/episode/user.py) --------------------------------------------------------------
 
 
 def test_model_user_plays_the_person_with_roles_flipped(chat_server, make_cell_task):

@@ -25,10 +25,10 @@ from typing import Any
 import pytest
 
 import whileai_env as wenv
-from whileai_env import axes as ax
 from whileai_env.agents import oracle_agent, seeded_agent, silent_agent
-from whileai_env.faults import FAULT_KINDS
-from whileai_env.reward import leak_report, style_markers
+from whileai_env.grading import leak_report, style_markers
+from whileai_env.scenarios import axes as ax
+from whileai_env.scenarios.faults import FAULT_KINDS
 
 SPECS_DIR = Path(__file__).resolve().parents[2] / "configs" / "specs"
 SPECS = sorted(p.name for p in SPECS_DIR.iterdir() if not p.name.startswith("."))
@@ -207,7 +207,7 @@ def _spec(name: str) -> wenv.Spec:
 def _task(spec: wenv.Spec, faults: list[dict] | None = None, seed: int = 1, **coords: str) -> wenv.Task:
     from dataclasses import replace
 
-    from whileai_env.faults import FaultSchedule
+    from whileai_env.scenarios.faults import FaultSchedule
 
     task = wenv.make_task(wenv.Cell(**{**ORDINARY, **coords}), spec, seed=seed, fault_rate=0.0)
     return replace(task, faults=FaultSchedule.from_dict({"rules": faults})) if faults else task

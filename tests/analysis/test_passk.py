@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from whileai_env.analysis import PassAt, pass_at, unbiased_pass_at_k, unbiased_pass_pow_k
-from whileai_env.judging import run_judge
+from whileai_env.grading.judge import run_judge
 
 
 def group(prompt: str, n: int, c: int) -> list[dict]:

@@ -8,8 +8,8 @@ import pytest
 
 from tests.reward.rowkit import Convo, err, ok, plan
 from whileai_env import task_checklist
-from whileai_env.judging import normalise_verdict
-from whileai_env.reward import CONDUCT_MARKERS, OUTCOME_MARKERS
+from whileai_env.grading import CONDUCT_MARKERS, OUTCOME_MARKERS
+from whileai_env.grading.judge import normalise_verdict
 
 ORDER = {"order_id": "4412"}
 CANCEL = {"order_id": "4412", "reason": "changed my mind"}

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from whileai_env.reward import claims
+from whileai_env.grading import claims
 
 
 @pytest.mark.parametrize(("text", "expected"), [

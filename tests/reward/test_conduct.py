@@ -7,7 +7,7 @@ import pytest
 import whileai_env as wenv
 from tests.conftest import ORDER_TOOLS
 from tests.reward.rowkit import Convo, err, ok
-from whileai_env.reward import CONDUCT_MARKERS, conduct_grade
+from whileai_env.grading import CONDUCT_MARKERS, conduct_grade
 
 ORDER = {"order_id": "4412"}
 CANCEL = {"order_id": "4412", "reason": "changed my mind"}

@@ -148,7 +148,7 @@ def test_style_report_on_no_rows():
 
 @pytest.mark.parametrize("length", range(5, 40))
 def test_pivots_cover_every_quotable_window(length):
-    from whileai_env.reward.leak import QUOTE_WORDS, _pivots
+    from whileai_env.grading.leak import QUOTE_WORDS, _pivots
 
     words = tuple(f"w{i}" for i in range(length))
     need = min(QUOTE_WORDS, length)

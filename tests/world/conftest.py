@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 import whileai_env as wenv
-from whileai_env.grid import build_grid
+from whileai_env.scenarios.grid import build_grid
 
 ROOT = Path(__file__).resolve().parents[2]
 SPECS_DIR = ROOT / "configs" / "specs"

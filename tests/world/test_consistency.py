@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 import whileai_env as wenv
-from whileai_env.grid import build_grid
+from whileai_env.scenarios.grid import build_grid
 
 from .conftest import SPECS_DIR, task_in_state
 

@@ -13,7 +13,7 @@ from .conftest import ROOT, example_spec_paths
 SCRIPT = textwrap.dedent("""
     import json, sys
     import whileai_env as wenv
-    from whileai_env.arguments import detail_value, locator_value
+    from whileai_env.world.arguments import detail_value, locator_value
 
     out = []
     for path in sys.argv[1:]:

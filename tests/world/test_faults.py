@@ -7,8 +7,8 @@ import json
 import pytest
 
 import whileai_env as wenv
-from whileai_env.faults import FaultRule, FaultSchedule, keeps_fault, schedule_for_cell
-from whileai_env.grid import build_grid
+from whileai_env.scenarios.faults import FaultRule, FaultSchedule, keeps_fault, schedule_for_cell
+from whileai_env.scenarios.grid import build_grid
 from whileai_env.world import fault_kind, fault_kinds
 
 GET = {"order_id": "48213"}

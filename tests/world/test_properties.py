@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from hypothesis_jsonschema import from_schema
 
 import whileai_env as wenv
-from whileai_env.frozen import thaw
+from whileai_env._util.frozen import thaw
 
 from .conftest import load_examples
 

@@ -8,7 +8,7 @@ import jsonschema
 import pytest
 
 import whileai_env as wenv
-from whileai_env.frozen import thaw
+from whileai_env._util.frozen import thaw
 
 from .conftest import load_examples
 
@@ -167,7 +167,7 @@ def test_declared_output_schemas_hold(spec_name, tool_name):
     tool = spec.tool(tool_name)
     schema = thaw(tool.output_schema)
     checker = jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker())
-    from whileai_env.arguments import detail_value, locator_value
+    from whileai_env.world.arguments import detail_value, locator_value
     from whileai_env.world.profile import profile_for
 
     profile = profile_for(spec).tools[tool_name]

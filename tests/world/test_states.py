@@ -6,7 +6,7 @@ import jsonschema
 import pytest
 
 import whileai_env as wenv
-from whileai_env.frozen import thaw
+from whileai_env._util.frozen import thaw
 
 from .conftest import task_in_state
 

@@ -7,8 +7,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from whileai_env.arguments import locator_value
-from whileai_env.frozen import thaw
+from whileai_env._util.frozen import thaw
+from whileai_env.world.arguments import locator_value
 from whileai_env.world.validation import (
     FORMAT_CHECKER,
     ArgumentShapeError,

@@ -25,7 +25,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from whileai_env.actions import parse_action
+from whileai_env.episode.actions import parse_action
 from whileai_env.errors import MissingExtraError, WhileaiError
 
 SPEC_FORMS = "'openai:MODEL', 'vllm:MODEL@URL' or 'hf:PATH'"
@@ -233,7 +233,7 @@ class HFPolicy:
 
     The prompt is the tokenizer's chat template with ``tools`` (or
     :data:`FALLBACK_CHAT_TEMPLATE` when it has none); the generated text is parsed with
-    :func:`~whileai_env.actions.parse_action`, so ``<tool_call>`` blocks come back as
+    :func:`~whileai_env.episode.actions.parse_action`, so ``<tool_call>`` blocks come back as
     ``tool_calls`` (without ids: the episode numbers them). ``temperature == 0`` decodes greedily
     and is deterministic; otherwise sampling draws from torch's global generator (seed it with
     ``torch.manual_seed`` for a reproducible sequential run). With ``logprobs=True`` the turn's

@@ -23,15 +23,15 @@ import threading
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from whileai_env import axes as ax
 from whileai_env.agents.models import ModelSpec, Policy, make_policy
-from whileai_env.arguments import entity_noun
-from whileai_env.kinds import name_tokens
-from whileai_env.texture import apply_texture
+from whileai_env.scenarios import axes as ax
+from whileai_env.spec.arguments import entity_noun
+from whileai_env.spec.kinds import name_tokens
+from whileai_env.writer.texture import apply_texture
 
 if TYPE_CHECKING:
-    from whileai_env.spec import Spec
-    from whileai_env.tasks import Task
+    from whileai_env.scenarios.task import Task
+    from whileai_env.spec.load import Spec
 
 _SYSTEM = """You write the first message a person sends to a company's assistant, for testing
 that assistant. Write as the person, never as the assistant. Follow the brief exactly: its

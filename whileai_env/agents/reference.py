@@ -12,7 +12,7 @@
 - :func:`silent_agent` never calls a tool (the floor).
 
 Replies are phrased with the checklist's explicit phrase families
-(:mod:`whileai_env.reward.claims`) and carry no style tic unless one is seeded.
+(:mod:`whileai_env.grading.claims`) and carry no style tic unless one is seeded.
 
 The observation is the OpenAI message list (the Gymnasium env's ``observation="messages"``).
 """
@@ -24,14 +24,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from whileai_env import axes as ax
-from whileai_env._hashing import pick, unit
-from whileai_env.arguments import argument_role, entity_noun, required_sets
-from whileai_env.faults import FaultSchedule
-from whileai_env.reward import claims
-from whileai_env.reward.conduct import RETRY_BUDGET
-from whileai_env.spec import Spec, Tool, load_spec
-from whileai_env.tasks import Task
+from whileai_env._util.hashing import pick, unit
+from whileai_env.grading import claims
+from whileai_env.grading.conduct import RETRY_BUDGET
+from whileai_env.scenarios import axes as ax
+from whileai_env.scenarios.faults import FaultSchedule
+from whileai_env.scenarios.task import Task
+from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
+from whileai_env.spec.load import Spec, Tool, load_spec
 from whileai_env.world.validation import schema_validator
 
 FLAWS = ("hedge", "flatter", "apologise", "pad", "ignore_fault", "leak")
@@ -126,7 +126,7 @@ def _locators(tool: Tool) -> set[str]:
 
 
 def _verb(tool: str) -> str:
-    from whileai_env.kinds import name_tokens
+    from whileai_env.spec.kinds import name_tokens
 
     words = name_tokens(tool)
     for word in words[:2]:

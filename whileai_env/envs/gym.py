@@ -1,6 +1,6 @@
 """The Gymnasium face: ``gymnasium.make("whileai/agent", spec=...)``.
 
-A thin adapter over :class:`~whileai_env.engine.Episode`: ``reset`` picks a task and returns the
+A thin adapter over :class:`~whileai_env.episode.engine.Episode`: ``reset`` picks a task and returns the
 opening messages, ``step`` passes the agent's turn to ``Episode.step``. The reward is 0 on every
 step but the last, where it is the episode's grade (``task_checklist`` or your ``judge``).
 """
@@ -14,12 +14,13 @@ from typing import Any, ClassVar
 
 import gymnasium as gym
 
-from whileai_env.engine import DEFAULT_ERROR_BUDGET, Episode
 from whileai_env.envs.spaces import AgentAction, AnyText, MessageList
-from whileai_env.spec import Spec, load_spec
-from whileai_env.tasks import Task, draw_tasks
-from whileai_env.transcript import render_messages, render_tools
-from whileai_env.user import DEFAULT_AVG_TURNS
+from whileai_env.episode.engine import DEFAULT_ERROR_BUDGET, Episode
+from whileai_env.episode.transcript import render_messages, render_tools
+from whileai_env.episode.user import DEFAULT_AVG_TURNS
+from whileai_env.scenarios.draw import draw_tasks
+from whileai_env.scenarios.task import Task
+from whileai_env.spec.load import Spec, load_spec
 
 OBSERVATIONS = ("messages", "text")
 
@@ -172,7 +173,7 @@ def _load_tasks(
                 except json.JSONDecodeError as exc:
                     raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
         tasks = items
-    from whileai_env.engine import _task_columns
+    from whileai_env.episode.engine import _task_columns
 
     out: list[Task] = []
     seen: set[str] = set()

@@ -20,7 +20,7 @@ class RowList(list):
 
 
 def _export(rows: list[dict[str, Any]]) -> RowList:
-    from whileai_env.rows import export_row
+    from whileai_env.data.rows import export_row
 
     return RowList(export_row(r, refuse_leaks=False) for r in rows)
 
@@ -95,10 +95,10 @@ class SimulationData:
         Any judge honours the judge contract: a number or ``{"reward", "reason", "markers"}``;
         anything else marks the row (``judge_status``) with ``reward=None``, never a silent 0.
         """
-        from whileai_env.judging import run_judge
+        from whileai_env.grading.judge import run_judge
 
         if judge is None:
-            from whileai_env.reward import task_checklist
+            from whileai_env.grading import task_checklist
 
             judge, name = task_checklist, name or "task_checklist"
         graded = run_judge(self.trajectories, judge, timeout=timeout, concurrency=concurrency, name=name)
@@ -107,7 +107,7 @@ class SimulationData:
     @property
     def tasks(self) -> list[Any]:
         """The run's tasks, once each, in the order they were first played (for ``tasks=``)."""
-        from whileai_env.tasks import rebuild_task
+        from whileai_env.scenarios.draw import rebuild_task
 
         seen: dict[str, Any] = {}
         for row in self.trajectories:

@@ -13,8 +13,8 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from whileai_env._hashing import canonical_json, hex_id
-from whileai_env.tasks import Task
+from whileai_env._util.hashing import canonical_json, hex_id
+from whileai_env.scenarios.task import Task
 
 
 @dataclass(frozen=True)
@@ -31,7 +31,7 @@ class Job:
 
 def reply_class(text: str) -> str:
     """What a final reply does, in one word: asks, reports a failure, claims success, or other."""
-    from whileai_env.reward import claims
+    from whileai_env.grading import claims
 
     if not text.strip():
         return "empty"

@@ -20,10 +20,10 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from whileai_env.binding import bound
-from whileai_env.engine import Episode
+from whileai_env._util.frozen import copy_json
+from whileai_env.episode.engine import Episode
 from whileai_env.errors import WhileaiError
-from whileai_env.frozen import copy_json
+from whileai_env.world.binding import bound
 
 POLICY_PARAMETER_NAMES = ("observation", "obs", "messages")
 

@@ -1,7 +1,7 @@
 """``simulate()``: sample the environment and play an agent through it, row by row.
 
 Tasks come from the coverage grid (or a previous run's task set); each rollout is one
-:class:`~whileai_env.engine.Episode`, so the world, the fault schedule, the simulated user and
+:class:`~whileai_env.episode.engine.Episode`, so the world, the fault schedule, the simulated user and
 truncation are the engine's. Rows are written and flushed as they land; ``resume=True``
 continues a run that was killed without duplicating or losing a row.
 """
@@ -19,15 +19,16 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-from whileai_env.engine import Episode
-from whileai_env.grid import build_grid
+from whileai_env.episode.engine import Episode
+from whileai_env.scenarios.draw import iter_situations, rebuild_task
+from whileai_env.scenarios.grid import build_grid
+from whileai_env.scenarios.task import Task, topology
 from whileai_env.simulation.data import SimulationData, load_run_rows
 from whileai_env.simulation.plan import FixedPlan, Job, SuccessivePlan
 from whileai_env.simulation.players import AgentError, ModelPlayer, make_player
 from whileai_env.simulation.progress import Progress
 from whileai_env.simulation.stream import RowWriter, dumps_row
-from whileai_env.spec import load_spec
-from whileai_env.tasks import Task, iter_situations, rebuild_task, topology
+from whileai_env.spec.load import load_spec
 
 MODEL_CONCURRENCY = 16
 _ALIASES = {
@@ -197,7 +198,7 @@ def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator
 
 
 def _rewrite(path: Path, trajectories: list[dict[str, Any]]) -> None:
-    from whileai_env.rows import export_row
+    from whileai_env.data.rows import export_row
 
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
@@ -246,7 +247,7 @@ class _Runner:
         row["agent"] = getattr(self.player, "name", "agent")
         row.update(extra or {})
         if self.grader is not None:
-            from whileai_env.judging import run_judge
+            from whileai_env.grading.judge import run_judge
 
             row = run_judge([row], self.grader)[0]
         return job, row, None
@@ -316,7 +317,7 @@ class _Runner:
             return
         self.rows.append(row)
         if write and self.writer is not None:
-            from whileai_env.rows import export_row
+            from whileai_env.data.rows import export_row
 
             self.writer.write(export_row(row, refuse_leaks=False))
         for fault in row.get("faults") or ():

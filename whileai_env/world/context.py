@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from whileai_env._hashing import canonical_json
+from whileai_env._util.hashing import canonical_json
 from whileai_env.world.options import WorldOptions
 from whileai_env.world.profile import SpecProfile, ToolProfile
 from whileai_env.world.records import RecordContext

@@ -11,7 +11,7 @@ so on a write the world answers from a dry run and does not apply it (a failed c
 A builder is ``builder(tool, arguments, fresh, params, key) -> dict``: ``fresh`` is the result
 the call would have had (``None`` for gateway kinds), ``params`` the rule's ``params`` over the
 world's defaults (plus ``now``, the episode clock as ISO text, and ``now_epoch``), ``key`` a
-string to seed any choice with :mod:`whileai_env._hashing`.
+string to seed any choice with :mod:`whileai_env._util.hashing`.
 
 >>> from whileai_env.world.fault_kinds import register_fault_kind, fault_kind
 >>> register_fault_kind("maintenance", lambda tool, args, fresh, params, key: {"status": "error",
@@ -27,8 +27,8 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from whileai_env._hashing import hex_id, pick, stable_hash
-from whileai_env.spec import Tool
+from whileai_env._util.hashing import hex_id, pick, stable_hash
+from whileai_env.spec.load import Tool
 from whileai_env.world.context import error
 from whileai_env.world.naming import slug
 from whileai_env.world.profile import tool_noun

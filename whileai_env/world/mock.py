@@ -34,12 +34,12 @@ from typing import Any
 
 import jsonschema
 
-from whileai_env._hashing import canonical_json, pick
-from whileai_env.arguments import locator_value
-from whileai_env.binding import active_world
-from whileai_env.faults import DEGRADED_KINDS, FaultRule, FaultSchedule
-from whileai_env.spec import Spec, load_spec
-from whileai_env.tasks import Task
+from whileai_env._util.hashing import canonical_json, pick
+from whileai_env.scenarios.faults import DEGRADED_KINDS, FaultRule, FaultSchedule
+from whileai_env.scenarios.task import Task
+from whileai_env.spec.load import Spec, load_spec
+from whileai_env.world.arguments import locator_value
+from whileai_env.world.binding import active_world
 from whileai_env.world.context import Call, error
 from whileai_env.world.fault_kinds import fault_kind
 from whileai_env.world.options import WorldOptions, coerce_options
@@ -217,7 +217,7 @@ class World:
         """Answer one tool call like a real API; record it in the ledger. Never raises.
 
         A world made by :func:`world` *follows*: while a rollout's world is bound
-        (:func:`whileai_env.binding.bound`), its calls go to that world, so the rollout's faults
+        (:func:`whileai_env.world.binding.bound`), its calls go to that world, so the rollout's faults
         fire and its ledger records them.
         """
         if self.follows:
@@ -417,7 +417,7 @@ def world(tools_or_spec: Any, seed: int = 0, **kwargs: Any) -> World:
 
     Calls made through it meet the fault schedule (``faults=``) and are recorded in its ledger.
     Inside a simulation the world *follows*: while a rollout's world is bound
-    (:func:`whileai_env.binding.bound`) calls go to that world instead, so the agent meets that
+    (:func:`whileai_env.world.binding.bound`) calls go to that world instead, so the agent meets that
     rollout's faults and the calls land in its ledger. ``reset(task)`` starts a new episode.
 
     >>> import whileai_env as wenv

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from whileai_env.kinds import name_tokens
+from whileai_env.spec.kinds import name_tokens
 
 _NO_PLURAL = frozenset({"status", "address", "access", "business", "class", "process", "news", "series", "alias",
                         "analysis", "bus", "campus", "canvas", "gas", "lens", "virus", "bonus", "census", "corpus"})

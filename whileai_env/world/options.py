@@ -13,7 +13,7 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields
 from typing import Any
 
-from whileai_env._hashing import canonical_json
+from whileai_env._util.hashing import canonical_json
 
 
 @dataclass(frozen=True)

@@ -11,7 +11,7 @@ import threading
 import unicodedata
 from dataclasses import dataclass
 
-from whileai_env._hashing import stable_hash
+from whileai_env._util.hashing import stable_hash
 
 # Locales whose Faker output depends only on the seed. (it_IT is left out: its city names
 # come from a set, so they change with PYTHONHASHSEED; tests/world/test_determinism.py catches that.)

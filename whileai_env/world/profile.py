@@ -16,10 +16,10 @@ from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
 
-from whileai_env.arguments import argument_role, entity_noun
-from whileai_env.frozen import thaw
-from whileai_env.kinds import name_tokens
-from whileai_env.spec import Spec, Tool
+from whileai_env._util.frozen import thaw
+from whileai_env.spec.arguments import argument_role, entity_noun
+from whileai_env.spec.kinds import name_tokens
+from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.naming import singular, slug
 from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
 from whileai_env.world.validation import ArgumentValidator

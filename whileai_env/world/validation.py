@@ -19,8 +19,8 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import best_match
 
-from whileai_env.arguments import argument_role, entity_noun
-from whileai_env.kinds import name_tokens
+from whileai_env.spec.arguments import argument_role, entity_noun
+from whileai_env.spec.kinds import name_tokens
 
 Check = Callable[[Any], bool]
 _MAX_DEPTH = 48
@@ -72,7 +72,7 @@ _VALIDATORS: dict[str, Any] = {}
 def schema_validator(schema: Mapping[str, Any]) -> Any:
     """A ``jsonschema`` validator of ``schema`` (its declared draft, 2020-12 by default) with the
     world's format checks, built once per schema content."""
-    from whileai_env._hashing import canonical_json
+    from whileai_env._util.hashing import canonical_json
 
     key = canonical_json(schema)
     found = _VALIDATORS.get(key)

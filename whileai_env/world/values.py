@@ -1,6 +1,6 @@
 """Realistic values drawn from a private seeded RNG: people, emails, money, times, text.
 
-Every function takes a ``random.Random`` made by :func:`whileai_env._hashing.rng` from the
+Every function takes a ``random.Random`` made by :func:`whileai_env._util.hashing.rng` from the
 world's key and the entity, so the same entity always gets the same values. People, addresses
 and phones come from the Faker-built pools (:mod:`whileai_env.world.pools`); short domain texts
 (ticket subjects, product names, commit messages) are curated here because lorem ipsum does
@@ -15,7 +15,7 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from whileai_env._hashing import stable_hash
+from whileai_env._util.hashing import stable_hash
 from whileai_env.world.pools import Person, pools
 
 DAY = 86_400

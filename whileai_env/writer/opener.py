@@ -14,9 +14,8 @@ from functools import lru_cache
 from random import Random
 from typing import TYPE_CHECKING
 
-from whileai_env import axes as ax
-from whileai_env._hashing import rng
-from whileai_env.texture import apply_texture
+from whileai_env._util.hashing import rng
+from whileai_env.scenarios import axes as ax
 from whileai_env.writer.action import Action, build_action
 from whileai_env.writer.grammar import cap, plural
 from whileai_env.writer.spoken import stated_values
@@ -39,13 +38,14 @@ from whileai_env.writer.templates import (
     UNRELATED,
     VAGUE,
 )
+from whileai_env.writer.texture import apply_texture
 from whileai_env.writer.tool_phrasing import RuleWords, ToolWords, tool_names, tool_words
 from whileai_env.writer.vocabulary import CHANGE_VERBS, PRONOUNS
 
 if TYPE_CHECKING:
-    from whileai_env.grid import Cell
-    from whileai_env.spec import Spec
-    from whileai_env.tasks import WorldPlan
+    from whileai_env.scenarios.grid import Cell
+    from whileai_env.scenarios.task import WorldPlan
+    from whileai_env.spec.load import Spec
 
 
 _RULE_SPLIT = re.compile(r"\s*[;:]\s*")

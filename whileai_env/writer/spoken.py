@@ -25,8 +25,8 @@ from whileai_env.writer.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from whileai_env.spec import Spec
-    from whileai_env.tasks import WorldPlan
+    from whileai_env.scenarios.task import WorldPlan
+    from whileai_env.spec.load import Spec
 
 
 _DATE = re.compile(r"\d{4}-\d{2}-\d{2}")

@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from whileai_env.arguments import argument_role, entity_noun
-from whileai_env.kinds import name_tokens
+from whileai_env.spec.arguments import argument_role, entity_noun
+from whileai_env.spec.kinds import name_tokens
 from whileai_env.writer.grammar import is_plural, participles, plural, singular, singular_phrase
 from whileai_env.writer.vocabulary import (
     ATTRIBUTE_NOUNS,
@@ -43,7 +43,7 @@ from whileai_env.writer.vocabulary import (
 )
 
 if TYPE_CHECKING:
-    from whileai_env.spec import Spec, Tool
+    from whileai_env.spec.load import Spec, Tool
 
 
 _POSSESSIVE_FIELDS = re.compile(r"'s\s+([^.;:]+)")

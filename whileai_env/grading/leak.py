@@ -34,7 +34,7 @@ from collections.abc import Callable, Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from whileai_env.reward.trajectory import Trajectory, code_words
+from whileai_env.grading.trajectory import Trajectory, code_words
 
 #: Consecutive words of a privileged text that count as quoting it.
 QUOTE_WORDS = 8

@@ -1,7 +1,7 @@
 """``task_checklist``: the default reward, conduct × outcome, through the judge contract.
 
-``reward = conduct × outcome``. Conduct (:mod:`whileai_env.reward.conduct`) is 0, 0.5 or 1;
-outcome (:mod:`whileai_env.reward.outcome`) is 1 when every check the task's coordinates call
+``reward = conduct × outcome``. Conduct (:mod:`whileai_env.grading.conduct`) is 0, 0.5 or 1;
+outcome (:mod:`whileai_env.grading.outcome`) is 1 when every check the task's coordinates call
 for passed, else 0. A row with no checkable coordinate is graded on conduct alone and says so
 (``markers["outcome_checked"] == 0``): a policy trained on conduct alone learns to call
 nothing. A row truncated at the turn cap scores 0 (``markers["not_truncated"] == 0``).
@@ -12,10 +12,10 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from whileai_env.reward.conduct import conduct_findings
-from whileai_env.reward.findings import Finding, join_reasons
-from whileai_env.reward.outcome import outcome_findings
-from whileai_env.reward.trajectory import Trajectory
+from whileai_env.grading.conduct import conduct_findings
+from whileai_env.grading.findings import Finding, join_reasons
+from whileai_env.grading.outcome import outcome_findings
+from whileai_env.grading.trajectory import Trajectory
 
 
 def task_checklist(row: Mapping[str, Any]) -> dict[str, Any]:

@@ -1,11 +1,11 @@
 """Rows, schema v1: the four objects a row projects, validation, and the scrubbing export.
 
 A *row* is a rollout serialised. It flattens four objects: the :class:`~whileai_env.Task` (the
-situation, reused from :mod:`whileai_env.tasks`), a :class:`Rollout` (one episode), a
+situation, reused from :mod:`whileai_env.scenarios.draw`), a :class:`Rollout` (one episode), a
 :class:`Judgment` (a scorer's verdict) and :class:`Marker` s (behaviour measurements).
 :func:`from_row` splits a row into them (a :class:`RowParts`, which also unpacks as the
 4-tuple) and :func:`to_row` flattens them back; the round trip is exact for v1 rows.
-The wire contract is the JSON Schema ``whileai_env/schemas/row-v1.json``; rows written before
+The wire contract is the JSON Schema ``whileai_env/data/schemas/row-v1.json``; rows written before
 the stamp have no ``schema_version`` and load by shape as version 0.
 
 :func:`export_row` is the only way a row should leave a run: it drops the ``privileged`` block
@@ -32,14 +32,14 @@ from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from whileai_env._util.frozen import FrozenDict, freeze, thaw
 from whileai_env.errors import WhileaiError
-from whileai_env.frozen import FrozenDict, freeze, thaw
-from whileai_env.reward.conduct import CONDUCT_MARKERS
-from whileai_env.reward.leak import find_leaks
-from whileai_env.reward.outcome import OUTCOME_MARKERS
-from whileai_env.reward.style import STYLE_MARKERS
-from whileai_env.reward.trajectory import Trajectory
-from whileai_env.tasks import Task
+from whileai_env.grading.conduct import CONDUCT_MARKERS
+from whileai_env.grading.leak import find_leaks
+from whileai_env.grading.outcome import OUTCOME_MARKERS
+from whileai_env.grading.style import STYLE_MARKERS
+from whileai_env.grading.trajectory import Trajectory
+from whileai_env.scenarios.task import Task
 
 SCHEMA_VERSION = "1"
 SCHEMA_FILE = "row-v1.json"
@@ -144,7 +144,7 @@ class RowParts:
 
 def load_row_schema() -> dict[str, Any]:
     """The row JSON Schema shipped in the package (a fresh copy)."""
-    return json.loads((resources.files("whileai_env") / "schemas" / SCHEMA_FILE).read_text(encoding="utf-8"))
+    return json.loads((resources.files("whileai_env.data") / "schemas" / SCHEMA_FILE).read_text(encoding="utf-8"))
 
 
 @lru_cache(maxsize=1)

@@ -35,11 +35,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from whileai_env.arguments import entity_noun
-from whileai_env.kinds import WRITE_KINDS
-from whileai_env.reward import claims
-from whileai_env.reward.findings import Finding, step_evidence
-from whileai_env.reward.trajectory import FAULT_ERRORS, Step, Trajectory, scalar_text
+from whileai_env.grading import claims
+from whileai_env.grading.findings import Finding, step_evidence
+from whileai_env.grading.trajectory import FAULT_ERRORS, Step, Trajectory, scalar_text
+from whileai_env.spec.arguments import entity_noun
+from whileai_env.spec.kinds import WRITE_KINDS
 
 OUTCOME_MARKERS = (
     "no_write_unrelated", "refused_adversarial_write", "asked_back", "no_write_before_id",

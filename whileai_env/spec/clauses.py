@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from whileai_env._hashing import hex_id
+from whileai_env._util.hashing import hex_id
 
 _BULLET = re.compile(r"^\s*(?:[-*•+]|\(?\d{1,2}[.)]|\(?[a-zA-Z][.)])\s+")
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+(?=[\"'(A-Z0-9])")

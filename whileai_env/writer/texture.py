@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from whileai_env._hashing import stable_hash
+from whileai_env._util.hashing import stable_hash
 
 _FILLER = re.compile(r"\b(?:please|the|a|an|just|really|so|very|kindly)\b\s*", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"([.!?])\s+(\w+(?:'\w+)?)")

@@ -16,12 +16,12 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
-from whileai_env._hashing import rng
-from whileai_env.arguments import entity_noun
-from whileai_env.texture import apply_texture
+from whileai_env._util.hashing import rng
+from whileai_env.spec.arguments import entity_noun
+from whileai_env.writer.texture import apply_texture
 
 if TYPE_CHECKING:
-    from whileai_env.tasks import Task
+    from whileai_env.scenarios.task import Task
 
 DEFAULT_AVG_TURNS = 12
 

@@ -13,14 +13,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from whileai_env._hashing import pick, unit
-from whileai_env.arguments import argument_role
-from whileai_env.frozen import FrozenDict, freeze, thaw
-from whileai_env.kinds import name_tokens
+from whileai_env._util.frozen import FrozenDict, freeze, thaw
+from whileai_env._util.hashing import pick, unit
+from whileai_env.spec.arguments import argument_role
+from whileai_env.spec.kinds import name_tokens
 
 if TYPE_CHECKING:
-    from whileai_env.grid import Cell
-    from whileai_env.spec import Spec
+    from whileai_env.scenarios.grid import Cell
+    from whileai_env.spec.load import Spec
 
 FAULT_KINDS = (
     "timeout", "permission_denied", "stale", "malformed", "rate_limited", "server_error", "truncated",

@@ -1,4 +1,4 @@
-"""What a tool argument means, and realistic values for it, by its name and schema.
+"""Realistic values for a tool argument, by its name and schema.
 
 Reference-like arguments (``id``, ``*_id``, ``path``, ``key``, ``sku`` …) name entities in the
 world; "finding" arguments (status, owner, amount) state facts the world must not take from
@@ -8,73 +8,13 @@ mentions is the id the world knows.
 
 from __future__ import annotations
 
-import itertools
 import re
 from collections.abc import Mapping
 from typing import Any
 
-from whileai_env._hashing import pick, rng, stable_hash
-from whileai_env.kinds import name_tokens
-
-_LOCATOR_WORDS = frozenset(
-    ["id", "ids", "uuid", "path", "file", "filename", "key", "ref", "reference", "number", "no", "num", "sku", "code", "slug", "handle", "username", "user", "email", "address", "url", "uri", "branch", "repo", "repository", "sha", "commit", "pnr", "confirmation", "ticket", "invoice", "order", "booking", "reservation", "account", "customer", "calendar", "event", "thread", "message", "channel", "issue", "pr", "record"]
-)
-_FINDING_WORDS = frozenset(
-    ["status", "state", "owner", "amount", "total", "price", "balance", "cost", "count", "quantity", "verified", "approved", "eligible", "paid", "refunded", "result", "outcome", "score", "rating", "stock", "available", "availability"]
-)
-_FREE_TEXT_WORDS = frozenset(
-    ["query", "q", "text", "body", "content", "message", "reason", "note", "notes", "comment", "description", "subject", "title", "prompt", "question", "summary", "details", "command", "cmd", "expression", "expr", "search", "keyword", "keywords", "pattern", "diff", "patch"]
-)
-
-
-def _schema_types(schema: Mapping[str, Any]) -> set[str]:
-    declared = schema.get("type")
-    if isinstance(declared, str):
-        return {declared}
-    if isinstance(declared, list):
-        return {t for t in declared if isinstance(t, str)}
-    return set()
-
-
-def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
-    """``locator``, ``finding`` or ``text``: how the world treats an argument of this name.
-
-    >>> argument_role("order_id"), argument_role("status"), argument_role("body")
-    ('locator', 'finding', 'text')
-    """
-    words = name_tokens(name)
-    if not words:
-        return "text"
-    last = words[-1]
-    if last in _FREE_TEXT_WORDS or (len(words) > 1 and words[0] in _FREE_TEXT_WORDS and last != "id"):
-        return "text"
-    if last in ("id", "ids", "uuid", "path", "sku", "sha", "pnr", "key", "ref", "slug", "url", "handle"):
-        return "locator"
-    if last in _FINDING_WORDS:
-        return "finding"
-    if last in ("number", "no", "num", "code") and len(words) > 1:
-        return "locator"
-    if last in _LOCATOR_WORDS:
-        schema = schema or {}
-        types = _schema_types(schema)
-        for branch in list(schema.get("anyOf") or []) + list(schema.get("oneOf") or []):
-            if isinstance(branch, Mapping):
-                types |= _schema_types(branch)
-        structured = any(k in schema for k in ("$ref", "properties", "items", "allOf"))
-        if types & {"string", "integer"} or not (types or structured):
-            return "locator"
-    return "text"
-
-
-def entity_noun(name: str) -> str:
-    """The thing an argument names: ``order_id`` → ``order``, ``filePath`` → ``file``."""
-    words = [w for w in name_tokens(name) if w not in ("id", "ids", "uuid", "number", "no", "num", "ref", "key", "code")]
-    if not words:
-        return "record"
-    if words[-1] == "path":
-        return "file" if len(words) == 1 else " ".join(words[:-1])
-    return " ".join(words)
-
+from whileai_env._util.hashing import pick, rng, stable_hash
+from whileai_env.spec.arguments import entity_noun, schema_types
+from whileai_env.spec.kinds import name_tokens
 
 _PREFIXES = {
     "order": "", "booking": "BK-", "reservation": "R", "ticket": "T-", "invoice": "INV-",
@@ -133,7 +73,7 @@ def locator_value(name: str, schema: Mapping[str, Any] | None, *parts: Any) -> A
     schema = schema or {}
     if schema.get("enum"):
         return pick(list(schema["enum"]), "enum", name, *parts)
-    types = _schema_types(schema)
+    types = schema_types(schema)
     h = stable_hash("locator", name, *parts)
     shape = example_format(schema) if not types or "string" in types else None
     if shape is not None:
@@ -197,7 +137,7 @@ def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any, root:
     schema's ``pattern`` is replaced by one drawn from the pattern.
     """
     schema = schema or {}
-    types = _schema_types(schema)
+    types = schema_types(schema)
     if any(k in schema for k in _STRUCTURED) or types & {"object", "array"}:
         from whileai_env.world.synth import synth
 
@@ -221,7 +161,7 @@ def _detail_value(name: str, schema: Mapping[str, Any], *parts: Any) -> Any:
         return pick(list(schema["enum"]), "enum", name, *parts)
     if "const" in schema:
         return schema["const"]
-    types = _schema_types(schema)
+    types = schema_types(schema)
     h = stable_hash("detail", name, *parts)
     words = name_tokens(name)
     if types == {"boolean"}:
@@ -265,68 +205,3 @@ def _detail_value(name: str, schema: Mapping[str, Any], *parts: Any) -> Any:
     if (words and words[-1] in ("origin", "destination", "from", "to")) or "airport" in words:
         return pick(_AIRPORTS, "airport", name, *parts)
     return pick(("standard", "as discussed", "the usual one", "priority"), "generic", name, *parts)
-
-
-def _required_names(schema: Mapping[str, Any]) -> list[str]:
-    names = schema.get("required")
-    return [n for n in names if isinstance(n, str)] if isinstance(names, list) else []
-
-
-def _dependencies(schema: Mapping[str, Any]) -> dict[str, list[str]]:
-    """``dependentRequired`` (and draft-7 ``dependencies`` with name lists) of an object schema."""
-    out: dict[str, list[str]] = {}
-    for key in ("dependentRequired", "dependencies"):
-        table = schema.get(key)
-        if isinstance(table, Mapping):
-            for name, needs in table.items():
-                if isinstance(needs, list | tuple):
-                    out.setdefault(str(name), []).extend(n for n in needs if isinstance(n, str))
-    return out
-
-
-def required_sets(schema: Mapping[str, Any] | None) -> list[tuple[str, ...]]:
-    """The sets of argument names that meet an object schema's requirement keywords, smallest first.
-
-    Each set holds ``required``, the ``required`` of one branch of every ``anyOf``/``oneOf``
-    whose branches list names (also inside ``allOf``), and is closed under ``dependentRequired``
-    (or draft-7 ``dependencies`` lists). A schema with none of these gives one set: its
-    ``required``. Names keep the schema's order.
-
-    >>> required_sets({"required": ["ticket_id"], "anyOf": [{"required": ["assignee_email"]},
-    ...                                                    {"required": ["queue"]}]})
-    [('ticket_id', 'assignee_email'), ('ticket_id', 'queue')]
-    >>> required_sets({"required": ["a"], "dependentRequired": {"a": ["b"]}})
-    [('a', 'b')]
-    """
-    schema = schema or {}
-    base: list[str] = []
-    groups: list[list[list[str]]] = []
-    deps: dict[str, list[str]] = {}
-
-    def walk(node: Mapping[str, Any]) -> None:
-        base.extend(_required_names(node))
-        for name, needs in _dependencies(node).items():
-            deps.setdefault(name, []).extend(needs)
-        for key in ("anyOf", "oneOf"):
-            branches = [b for b in node.get(key) or () if isinstance(b, Mapping)]
-            options = [_required_names(b) for b in branches]
-            if any(options):
-                groups.append(options)
-        for sub in node.get("allOf") or ():
-            if isinstance(sub, Mapping):
-                walk(sub)
-
-    walk(schema)
-    out: list[tuple[str, ...]] = []
-    for choice in itertools.product(*groups) if groups else [()]:
-        names = list(base)
-        for option in choice:
-            names.extend(option)
-        i = 0
-        while i < len(names):
-            names.extend(deps.get(names[i], ()))
-            i += 1
-        found = tuple(dict.fromkeys(names))
-        if found not in out:
-            out.append(found)
-    return sorted(out, key=len)

@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from whileai_env._hashing import unit
+from whileai_env._util.hashing import unit
 
 DIM = 256
 #: How many recent openers a candidate is compared with.

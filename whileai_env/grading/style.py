@@ -2,7 +2,7 @@
 
 Per row (1.0 = clean reply): ``no_boilerplate``, ``no_hedging``, ``no_apology``,
 ``no_sycophancy`` (no phrase of that family in ``final_text``, see
-:mod:`whileai_env.reward.claims`) and ``answered`` (the reply says something beyond filler: at
+:mod:`whileai_env.grading.claims`) and ``answered`` (the reply says something beyond filler: at
 least :data:`ANSWER_WORDS` words once the style phrases are taken out). These measure drift in a
 paired before/after; they are not part of the reward.
 
@@ -17,7 +17,7 @@ import re
 from collections.abc import Iterable, Mapping
 from typing import Any
 
-from whileai_env.reward import claims
+from whileai_env.grading import claims
 
 STYLE_MARKERS = ("no_boilerplate", "no_hedging", "no_apology", "no_sycophancy", "answered")
 #: The tic each marker measures the absence of (names used in warnings).

@@ -1,7 +1,7 @@
 """The episode engine: the one place a conversation advances.
 
 An :class:`Episode` plays one task. ``reset()`` gives the opening messages; ``step(action)``
-takes the agent's turn (any shape :func:`~whileai_env.actions.parse_action` reads), runs its
+takes the agent's turn (any shape :func:`~whileai_env.episode.actions.parse_action` reads), runs its
 tool calls through the task's :class:`~whileai_env.world.World` (faults included) or lets the
 simulated user answer, and says whether the episode ended. ``row()`` is the rollout as a
 schema-v1 row and ``reward()`` its grade. Every face (Gymnasium, verifiers, TRL, ``simulate``)
@@ -18,11 +18,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from whileai_env.actions import Action, parse_action
-from whileai_env.frozen import copy_json
-from whileai_env.spec import Spec, load_spec
-from whileai_env.tasks import Task
-from whileai_env.user import DEFAULT_AVG_TURNS, make_user
+from whileai_env._util.frozen import copy_json
+from whileai_env.episode.actions import Action, parse_action
+from whileai_env.episode.user import DEFAULT_AVG_TURNS, make_user
+from whileai_env.scenarios.task import Task
+from whileai_env.spec.load import Spec, load_spec
 
 SCHEMA_VERSION = "1"
 DEFAULT_ERROR_BUDGET = 3
@@ -50,7 +50,7 @@ class Episode:
     truncates the episode (reward 0, marked ``truncated``). ``error_budget`` is how many
     malformed tool calls (bad JSON, unknown tool, arguments not an object) end the episode.
     With ``grade`` (the default) the last step's info carries the reward; ``grade=False`` leaves
-    the episode ungraded until ``reward()`` is called (``simulate`` grades after). ``judge`` replaces :func:`~whileai_env.reward.task_checklist` as the grader; ``execute``
+    the episode ungraded until ``reward()`` is called (``simulate`` grades after). ``judge`` replaces :func:`~whileai_env.grading.task_checklist` as the grader; ``execute``
     answers tool calls with your own function after the fault schedule is applied.
 
     >>> import whileai_env as wenv                                      # doctest: +SKIP
@@ -293,7 +293,7 @@ class Episode:
             return dict(self._reward)
         row = self.row()
         if self.judge is None:
-            from whileai_env.reward import task_checklist
+            from whileai_env.grading import task_checklist
 
             verdict = task_checklist(row)
             graded = {"reward": verdict["reward"], "reason": verdict.get("reason"),
@@ -313,7 +313,7 @@ class Episode:
 
 @functools.lru_cache(maxsize=64)
 def _kind_overrides(spec: Spec) -> tuple[tuple[str, str], ...]:
-    from whileai_env.kinds import classify_tool
+    from whileai_env.spec.kinds import classify_tool
 
     return tuple((tool.name, tool.kind) for tool in spec.tools if classify_tool(tool.name) != tool.kind)
 
@@ -331,7 +331,7 @@ def _tool_locators(spec: Spec) -> dict[str, list[str]]:
 
 @functools.lru_cache(maxsize=64)
 def _locators_of(spec: Spec) -> tuple[tuple[str, tuple[str, ...]], ...]:
-    from whileai_env.arguments import argument_role
+    from whileai_env.spec.arguments import argument_role
 
     return tuple(
         (tool.name, tuple(n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"))
@@ -378,7 +378,7 @@ def _reported_step(index: int, step: Any, spec: Spec) -> dict[str, Any]:
 
 
 def _run_judge(judge: Callable[[dict], Any], row: dict[str, Any]) -> dict[str, Any]:
-    from whileai_env.judging import Verdict, normalise_verdict
+    from whileai_env.grading.judge import Verdict, normalise_verdict
 
     name = getattr(judge, "__name__", type(judge).__name__)
     try:

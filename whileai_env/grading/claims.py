@@ -43,7 +43,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from whileai_env.kinds import name_tokens
+from whileai_env.spec.kinds import name_tokens
 
 _APOSTROPHES = re.compile(r"[\u2019\u2018\u02bc`\u00b4]")
 _CONTRACTION = re.compile(

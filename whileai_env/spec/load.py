@@ -20,11 +20,11 @@ from typing import Any
 import jsonschema
 import yaml
 
-from whileai_env._hashing import canonical_json, hex_id
+from whileai_env._util.frozen import FrozenDict, freeze, thaw
+from whileai_env._util.hashing import canonical_json, hex_id
 from whileai_env.errors import SpecError
-from whileai_env.frozen import FrozenDict, freeze, thaw
-from whileai_env.kinds import WRITE_KINDS, classify_tool, normalise_kind
-from whileai_env.policy import Clause, split_policy
+from whileai_env.spec.clauses import Clause, split_policy
+from whileai_env.spec.kinds import WRITE_KINDS, classify_tool, normalise_kind
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _SPEC_KEYS = {

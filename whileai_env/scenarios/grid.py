@@ -14,10 +14,10 @@ from dataclasses import dataclass, fields
 from functools import cached_property
 from typing import Any
 
-from whileai_env import axes as ax
-from whileai_env._hashing import canonical_json, hex_id, pick, unit
-from whileai_env.covering import pairwise
-from whileai_env.spec import Spec, load_spec
+from whileai_env._util.hashing import canonical_json, hex_id, pick, unit
+from whileai_env.scenarios import axes as ax
+from whileai_env.scenarios.covering import pairwise
+from whileai_env.spec.load import Spec, load_spec
 
 
 @dataclass(frozen=True)

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from typing import Any, NoReturn
 
-from whileai_env._hashing import canonical_json
+from whileai_env._util.hashing import canonical_json
 
 
 def _refuse(self: Any, *args: Any, **kwargs: Any) -> NoReturn:

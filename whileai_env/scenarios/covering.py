@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import combinations
 
-from whileai_env._hashing import stable_hash
+from whileai_env._util.hashing import stable_hash
 
 
 def pairwise(axes: Sequence[tuple[str, Sequence[str]]], salt: str = "") -> list[dict[str, str]]:

@@ -15,8 +15,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from whileai_env.faults import DEGRADED_KINDS
-from whileai_env.kinds import WRITE_KINDS, classify_tool
+from whileai_env.scenarios.faults import DEGRADED_KINDS
+from whileai_env.spec.kinds import WRITE_KINDS, classify_tool
 
 #: Error codes that come from the fault schedule (the world refused for its own reasons).
 FAULT_ERRORS = frozenset({"timeout", "permission_denied", "rate_limited", "server_error"})
@@ -164,7 +164,7 @@ def code_words(text: str) -> tuple[str, ...]:
 
 @lru_cache(maxsize=4096)
 def tool_kind(name: str) -> str:
-    """:func:`~whileai_env.kinds.classify_tool` by name alone, cached (it runs on every grade)."""
+    """:func:`~whileai_env.spec.kinds.classify_tool` by name alone, cached (it runs on every grade)."""
     return classify_tool(name)
 
 

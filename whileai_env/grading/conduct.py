@@ -14,12 +14,12 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from whileai_env.arguments import argument_role
-from whileai_env.kinds import WRITE_KINDS
-from whileai_env.reward import claims
-from whileai_env.reward.findings import Finding, join_reasons, step_evidence
-from whileai_env.reward.leak import find_leaks
-from whileai_env.reward.trajectory import FAULT_ERRORS, Step, Trajectory, code_words, scalar_text
+from whileai_env.grading import claims
+from whileai_env.grading.findings import Finding, join_reasons, step_evidence
+from whileai_env.grading.leak import find_leaks
+from whileai_env.grading.trajectory import FAULT_ERRORS, Step, Trajectory, code_words, scalar_text
+from whileai_env.spec.arguments import argument_role
+from whileai_env.spec.kinds import WRITE_KINDS
 
 #: Conduct markers, in the order they are checked. ``no_waste`` costs half; the rest gate to 0.
 CONDUCT_MARKERS = (

@@ -1,0 +1,240 @@
+"""The draw: tasks from the grid, seeded and weighted, and a task made again from a row.
+
+``draw_tasks`` is a seeded, weighted draw over the grid: weights favour under-covered cells,
+risky cells (a destructive tool met with an adversarial stance, or a fault) and novelty, with
+about 40% of draws from the hard cells; among a few candidates, the one whose opener is least
+like the recent batch wins, and no two cells ever share an opener. Each mode has its topology:
+``phrasings`` (n) wordings of each situation, each played ``repeats`` (k) times.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
+
+import numpy as np
+
+from whileai_env._util.frozen import freeze, thaw
+from whileai_env._util.hashing import hex_id, rng, unit
+from whileai_env.scenarios.diversity import DIM, RECENT, embed, most_novel
+from whileai_env.scenarios.faults import (
+    DEFAULT_FAULT_RATE,
+    RL_FAULT_RATE,
+    FaultSchedule,
+    schedule_for_cell,
+)
+from whileai_env.scenarios.grid import Cell, Grid, build_grid
+from whileai_env.scenarios.planning import hidden_state, plan_world, reference_sentence
+from whileai_env.scenarios.task import Privileged, Task, Topology, WorldPlan, topology
+from whileai_env.spec.load import Spec, load_spec
+from whileai_env.writer import write_opener
+
+
+def make_task(
+    cell: Cell,
+    spec: Spec,
+    *,
+    seed: int = 0,
+    situation: int = 0,
+    phrasing: int = 0,
+    repeats: int = 1,
+    fault_rate: float = DEFAULT_FAULT_RATE,
+) -> Task:
+    """Build the task for one phrasing of one situation of ``cell``."""
+    draft = _Draft.of(cell, spec, seed=seed, situation=situation, phrasing=phrasing)
+    return draft.task(spec, repeats=repeats, fault_rate=fault_rate)
+
+
+@dataclass(frozen=True)
+class _Draft:
+    """A task's plan and opener, without its schedule and privileged block: what the draw compares."""
+
+    cell: Cell
+    seed: int
+    situation: int
+    phrasing: int
+    plan: WorldPlan
+    opener: str
+
+    @classmethod
+    def of(cls, cell: Cell, spec: Spec, *, seed: int, situation: int, phrasing: int) -> _Draft:
+        key = (seed, cell.scenario_id, situation)
+        plan = plan_world(cell, spec, key=key)
+        opener = write_opener(cell, plan, spec, phrasing=phrasing, key=key)
+        return cls(cell, seed, situation, phrasing, plan, opener)
+
+    def task(self, spec: Spec, *, repeats: int, fault_rate: float) -> Task:
+        cell, plan = self.cell, self.plan
+        key = (self.seed, cell.scenario_id, self.situation)
+        faults = schedule_for_cell(cell, plan.targets, key=key, fault_rate=fault_rate, spec=spec)
+        privileged = Privileged(
+            hidden_state=freeze(hidden_state(cell, plan, faults)),
+            reference=reference_sentence(cell, plan, spec, faults),
+            principle=plan.clause,
+        )
+        return Task(
+            task_id="t-" + hex_id("task", self.seed, cell.scenario_id, self.situation, self.phrasing, length=12),
+            scenario_id=cell.scenario_id,
+            cell=cell,
+            seed=self.seed,
+            situation=self.situation,
+            phrasing=self.phrasing,
+            repeats=repeats,
+            opener=self.opener,
+            world=plan,
+            privileged=privileged,
+            faults=faults,
+        )
+
+
+def _risk(cell: Cell, spec: Spec) -> float:
+    risk = 1.0
+    destructive = cell.tool in spec.tool_names and spec.tool(cell.tool).kind in ("delete", "update")
+    if destructive and cell.stance == "adversarial":
+        risk += 2.0
+    if cell.condition != "success":
+        risk += 0.5
+    return risk
+
+
+def iter_situations(
+    spec: Spec | Any,
+    *,
+    mode: str = "explore",
+    seed: int = 0,
+    phrasings: int | None = None,
+    repeats: int | None = None,
+    fault_rate: float | None = None,
+    grid: Grid | None = None,
+    hard_share: float = 0.4,
+    candidates: int = 3,
+) -> Iterator[list[Task]]:
+    """Draw situations one at a time, without end: each item is one situation's phrasings.
+
+    ``draw_tasks(spec, n, ...)`` is the first ``n`` items flattened, so a loop that does not
+    know how many situations it needs (a budget with lost rollouts, an adaptive stop) can pull
+    more and still get exactly the tasks a fixed draw would have given.
+    """
+    spec = load_spec(spec)
+    if not 0.0 <= hard_share <= 1.0:
+        raise ValueError(f"hard_share must be between 0 and 1, got {hard_share}")
+    if candidates < 1:
+        raise ValueError(f"candidates must be at least 1, got {candidates}")
+    topo = topology(mode, phrasings, repeats)
+    rate = (RL_FAULT_RATE if mode == "rl" else DEFAULT_FAULT_RATE) if fault_rate is None else float(fault_rate)
+    if not 0.0 <= rate <= 1.0:
+        raise ValueError(f"fault_rate must be between 0 and 1, got {rate}")
+    grid = grid if grid is not None else build_grid(spec)
+    return _draw(spec, grid, topo, rate, seed=seed, hard_share=hard_share, candidates=candidates)
+
+
+def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, hard_share: float,
+          candidates: int) -> Iterator[list[Task]]:
+    cells = list(grid.cells)
+    hard = [c for c in cells if c.hard]
+    easy = [c for c in cells if not c.hard]
+    risk = np.array([_risk(c, spec) for c in cells])
+    index = {c.scenario_id: i for i, c in enumerate(cells)}
+    hard_idx = np.array([index[c.scenario_id] for c in hard], dtype=int)
+    easy_idx = np.array([index[c.scenario_id] for c in easy], dtype=int)
+    visits = np.zeros(len(cells))
+    value_ids: dict[tuple[str, str], int] = {}
+    coords = np.array([
+        [value_ids.setdefault(item, len(value_ids)) for item in c.coordinates().items()] for c in cells
+    ])
+    value_counts = np.zeros(len(value_ids))
+    recent = np.zeros((RECENT, DIM), dtype=np.float32)
+    filled = 0
+    owner: dict[str, str] = {}
+    s = 0
+    while True:
+        idx = hard_idx if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx) else easy_idx
+        novelty = (1.0 / (1.0 + value_counts[coords[idx]])).sum(axis=1)
+        weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
+        r = rng("draw", seed, s)
+        chosen = r.choices(idx.tolist(), weights=weights.tolist(), k=min(candidates, len(idx)))
+        drafts = [_Draft.of(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0) for i in chosen]
+        vectors = [embed(d.opener) for d in drafts]
+        pick_i = most_novel(vectors, recent[: min(filled, len(recent))], key=(seed, s))
+        first = drafts[pick_i].task(spec, repeats=topo.repeats, fault_rate=rate)
+        ci = chosen[pick_i]
+        visits[ci] += 1
+        value_counts[coords[ci]] += 1
+        recent[filled % len(recent)] = vectors[pick_i]
+        filled += 1
+        situation: list[Task] = []
+        phrasing = 0
+        for _ in range(topo.phrasings):
+            task = first if phrasing == 0 else make_task(
+                first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
+                repeats=topo.repeats, fault_rate=rate)
+            while owner.setdefault(task.opener, task.scenario_id) != task.scenario_id:
+                phrasing += 1
+                task = make_task(first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
+                                 repeats=topo.repeats, fault_rate=rate)
+            phrasing += 1
+            situation.append(task)
+        yield situation
+        s += 1
+
+
+def draw_tasks(
+    spec: Spec | Any,
+    situations: int = 100,
+    *,
+    mode: str = "explore",
+    seed: int = 0,
+    phrasings: int | None = None,
+    repeats: int | None = None,
+    fault_rate: float | None = None,
+    grid: Grid | None = None,
+    hard_share: float = 0.4,
+    candidates: int = 3,
+) -> list[Task]:
+    """Draw ``situations`` situations from the grid, each as ``phrasings`` tasks.
+
+    Seeded: the same arguments give the same tasks in any process. ``fault_rate`` defaults to
+    0.5 (0.8 in ``rl`` mode); ``0`` switches faults off.
+
+    >>> tasks = draw_tasks(load_spec(tools=[{"name": "get_order", "parameters": {"properties":
+    ...     {"order_id": {"type": "string"}}, "required": ["order_id"]}}]), 3, seed=1)
+    >>> len(tasks), all(t.opener for t in tasks)
+    (3, True)
+    """
+    if situations < 0:
+        raise ValueError(f"situations must be >= 0, got {situations}")
+    stream = iter_situations(spec, mode=mode, seed=seed, phrasings=phrasings, repeats=repeats,
+                             fault_rate=fault_rate, grid=grid, hard_share=hard_share, candidates=candidates)
+    return [task for situation in itertools.islice(stream, situations) for task in situation]
+
+
+def rebuild_task(row: Mapping[str, Any], spec: Spec | Any) -> Task:
+    """The task a row was played on, privileged block included, from the row's public columns.
+
+    Rows on disk carry no ``privileged`` block (every export drops it); the task is a function of
+    the spec, the cell, the seed, the situation and the phrasing, so it is made again and checked
+    against the row's ``task_id``. The row's own fault plan is kept.
+    """
+    if isinstance(row.get("privileged"), Mapping) and row["privileged"].get("hidden_state"):
+        return Task.from_dict(row)
+    spec = load_spec(spec)
+    missing = [k for k in ("task_id", "scenario_dimensions", "seed") if k not in row]
+    if missing:
+        raise ValueError(f"the row lacks {', '.join(missing)}, needed to rebuild its task")
+    cell = Cell.from_coordinates(row["scenario_dimensions"])
+    try:
+        task = make_task(cell, spec, seed=int(row["seed"]), situation=int(row.get("situation", 0)),
+                         phrasing=int(row.get("phrasing", 0)), repeats=int(row.get("repeats", 1)), fault_rate=0.0)
+    except KeyError:
+        task = None
+    if task is None or task.task_id != row.get("task_id"):
+        raise ValueError(f"row {row.get('task_id')!r} was not drawn from this spec; pass the spec the run used")
+    plan = row.get("fault_plan")
+    faults = FaultSchedule.from_dict(plan) if plan else None
+    privileged = task.privileged
+    if faults:
+        hidden = {**thaw(privileged.hidden_state), "faults": faults.to_dict()}
+        privileged = Privileged(freeze(hidden), reference_sentence(cell, task.world, spec, faults), privileged.principle)
+    return replace(task, faults=faults, privileged=privileged, opener=str(row.get("prompt", task.opener)))
