@@ -6,7 +6,7 @@ from click.testing import CliRunner
 
 from whileai_env.cli import main
 
-from .conftest import ORDER_POLICY, ORDER_TOOLS
+from tests.conftest import ORDER_POLICY, ORDER_TOOLS
 
 
 def _spec_file(tmp_path):

@@ -4,7 +4,7 @@ from click.testing import CliRunner
 
 from whileai_env.cli import main
 
-from .conftest import SPECS_DIR
+from tests.conftest import SPECS_DIR
 
 
 def test_simulate_prints_a_summary_and_writes_rows(tmp_path):

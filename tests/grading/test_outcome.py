@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reward.rowkit import Convo, err, ok, plan
+from tests.grading.rowkit import Convo, err, ok, plan
 from whileai_env import task_checklist
 
 ORDER = {"order_id": "4412"}

@@ -6,7 +6,7 @@ import pytest
 
 import whileai_env as wenv
 from tests.conftest import ORDER_TOOLS
-from tests.reward.rowkit import Convo, err, ok
+from tests.grading.rowkit import Convo, err, ok
 from whileai_env.grading import CONDUCT_MARKERS, conduct_grade
 
 ORDER = {"order_id": "4412"}

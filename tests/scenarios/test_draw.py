@@ -9,7 +9,7 @@ import pytest
 import whileai_env as wenv
 from whileai_env.scenarios import axes as ax
 
-from .conftest import ROOT, SPECS_DIR
+from tests.conftest import ROOT, SPECS_DIR
 
 DRAW_SCRIPT = """
 import json, sys

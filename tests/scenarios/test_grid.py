@@ -3,7 +3,7 @@ from itertools import combinations
 import whileai_env as wenv
 from whileai_env.scenarios import axes as ax
 
-from .conftest import ORDER_POLICY, ORDER_TOOLS
+from tests.conftest import ORDER_POLICY, ORDER_TOOLS
 
 
 def _ids_by_rule(grid):

@@ -6,7 +6,7 @@ import yaml
 import whileai_env as wenv
 from whileai_env.errors import SpecError
 
-from .conftest import ORDER_POLICY, ORDER_TOOLS
+from tests.conftest import ORDER_POLICY, ORDER_TOOLS
 
 
 def _tool(name, parameters=..., **extra):

@@ -6,7 +6,7 @@ import copy
 
 import pytest
 
-from tests.reward.rowkit import Convo, err, ok, plan
+from tests.grading.rowkit import Convo, err, ok, plan
 from whileai_env import task_checklist
 from whileai_env.grading import CONDUCT_MARKERS, OUTCOME_MARKERS
 from whileai_env.grading.judge import normalise_verdict

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.reward.rowkit import Convo, ok
+from tests.grading.rowkit import Convo, ok
 from whileai_env import format_leak_report, leak_report, style_markers, style_report
 
 ORDER = {"order_id": "4412"}

@@ -1,0 +1,24 @@
+"""The ``whileai-env`` command line: one module per command group.
+
+Every verb loads what it needs lazily, so ``whileai-env --help`` stays instant; a bad spec or
+option prints what is wrong and where, and exits with status 2.
+"""
+
+from __future__ import annotations
+
+import click
+
+from whileai_env.cli.simulate_command import simulate_cmd
+from whileai_env.cli.spec_commands import check_spec, draw_tasks_cmd
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(package_name="whileai-env")
+def main() -> None:
+    """Turn an agent's tools and system prompt into a seeded, verifiable RL environment."""
+
+
+for _command in (check_spec, draw_tasks_cmd, simulate_cmd):
+    main.add_command(_command)
+
+__all__ = ["main"]

@@ -1,0 +1,5 @@
+"""``python -m whileai_env.cli``."""
+
+from whileai_env.cli import main
+
+main()

@@ -1,0 +1,82 @@
+"""``simulate``: play an agent through drawn tasks and summarise the rows."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import click
+
+from whileai_env.cli.common import console, fail
+from whileai_env.errors import WhileaiError
+
+
+@click.command("simulate")
+@click.argument("path", type=click.Path(path_type=Path))
+@click.option("--agent", default="seeded", show_default=True,
+              help="seeded | oracle | silent | openai:MODEL | vllm:MODEL@URL | hf:PATH")
+@click.option("--mode", type=click.Choice(["explore", "sft", "rl", "adaptive"]), default="explore", show_default=True)
+@click.option("--budget", default=200, show_default=True, help="Row cap.")
+@click.option("--time-budget", type=float, default=None, help="Seconds; off by default.")
+@click.option("--situations", type=int, default=None)
+@click.option("--phrasings", type=int, default=None)
+@click.option("--repeats", type=int, default=None)
+@click.option("--fault-rate", type=float, default=None, help="0 switches faults off; default 0.5 (0.8 in rl).")
+@click.option("--seed", default=0, show_default=True)
+@click.option("--concurrency", type=int, default=None)
+@click.option("--until", type=click.Choice(["compute", "saturation"]), default="compute", show_default=True)
+@click.option("--grade/--no-grade", default=True, show_default=True, help="Grade rows with task_checklist.")
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Stream rows to this JSONL.")
+@click.option("--resume", is_flag=True, help="Continue the run in --output.")
+@click.option("--logprobs", is_flag=True, help="Record per-turn logprobs (model agents).")
+@click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
+def simulate_cmd(path: Path, agent: str, mode: str, budget: int, time_budget: float | None, situations: int | None,
+                 phrasings: int | None, repeats: int | None, fault_rate: float | None, seed: int,
+                 concurrency: int | None, until: str, grade: bool, output: Path | None, resume: bool,
+                 logprobs: bool, quiet: bool) -> None:
+    """Play an agent through tasks drawn from a spec and print a summary of the rows."""
+    from whileai_env.simulation import simulate
+
+    grader = None
+    if grade:
+        from whileai_env.grading import task_checklist
+
+        grader = task_checklist
+    try:
+        data = simulate(agent, spec=path, mode=mode, budget=budget, time_budget=time_budget, situations=situations,
+                        phrasings=phrasings, repeats=repeats, fault_rate=fault_rate, seed=seed,
+                        concurrency=concurrency, until=until, grader=grader, output=output, resume=resume,
+                        logprobs=logprobs, quiet=quiet)
+    except (WhileaiError, ValueError, TypeError) as exc:
+        fail(str(exc))
+        return
+    _print_summary(data)
+
+
+def _print_summary(data) -> None:
+    from rich.markup import escape
+    from rich.table import Table
+
+    out = console()
+    search = data.search
+    table = Table("", "", title=f"simulate: {data.spec.name} ({data.mode})", title_justify="left", show_header=False)
+    table.add_row("rows", str(search["rows"]))
+    table.add_row("tasks", f"{search['tasks']} ({search['scenarios']} grid cells of {search['grid_cells']})")
+    table.add_row("stopped because", search["stopped_because"])
+    table.add_row("rows/min", f"{search['rows_per_min']:,.0f}" if search.get("rows_per_min") else "-")
+    table.add_row("coverage", ", ".join(f"{k} {v:.0%}" for k, v in search["coverage"].items()))
+    faults = search.get("faults_fired") or {}
+    table.add_row("faults fired", ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "none")
+    if search.get("groups"):
+        table.add_row("groups", ", ".join(f"{k} {v}" for k, v in search["groups"].items()))
+    if search.get("agent_errors"):
+        table.add_row("lost rollouts", f"{search['agent_errors']} (first: {escape(str(search.get('first_agent_error')))})")
+    rewards = [r.get("reward") for r in data.trajectories if isinstance(r.get("reward"), int | float)]
+    if rewards:
+        buckets = Counter("1" if r >= 1 else "0" if r <= 0 else "(0,1)" for r in rewards)
+        table.add_row("reward", f"mean {sum(rewards) / len(rewards):.3f}; " + ", ".join(
+            f"{k}: {v}" for k, v in sorted(buckets.items())))
+        table.add_row("pass_at", escape(str(data.pass_at)))
+    if data.output:
+        table.add_row("output", str(data.output))
+    out.print(table)
