@@ -13,11 +13,10 @@ from pathlib import Path
 import pytest
 
 import whileai_env as wenv
+from tests.conftest import SPECS_DIR
 from whileai_env.scenarios import axes as ax
 from whileai_env.writer import stated_values
 from whileai_env.writer.tool_phrasing import tool_words
-
-from tests.conftest import SPECS_DIR
 
 SPEC_PATHS = sorted([*SPECS_DIR.glob("*.json"), *SPECS_DIR.glob("*.yaml"), *SPECS_DIR.glob("*/spec.yaml")])
 SENTENCE_CASE = {"standard", "typo", "clipped", "run_on"}

@@ -23,10 +23,10 @@ import threading
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.agents.models import ModelSpec, Policy, make_policy
 from whileai_env.scenarios import axes as ax
 from whileai_env.spec.arguments import entity_noun
-from whileai_env.spec.kinds import name_tokens
 from whileai_env.writer.texture import apply_texture
 
 if TYPE_CHECKING:

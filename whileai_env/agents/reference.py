@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env._util.hashing import pick, unit
+from whileai_env._util.lexicon import name_tokens, participle
 from whileai_env.grading import claims
 from whileai_env.grading.conduct import RETRY_BUDGET
 from whileai_env.scenarios import axes as ax
@@ -32,11 +33,10 @@ from whileai_env.scenarios.faults import FaultSchedule
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
 from whileai_env.spec.load import Spec, Tool, load_spec
+from whileai_env.world.fault_registry import retryable_kinds
 from whileai_env.world.validation import schema_validator
 
 FLAWS = ("hedge", "flatter", "apologise", "pad", "ignore_fault", "leak")
-#: Faults a retry can fix when the schedule says they are transient.
-RETRYABLE = frozenset({"timeout", "server_error", "malformed", "permission_denied"})
 _SUMMARY_SKIP = frozenset({"status", "stale", "as_of", "source", "truncated", "has_more", "next_page_token"})
 _FLAW_TEXT = {
     "hedge": "I think, though I am not entirely sure, that this is right: ",
@@ -44,20 +44,24 @@ _FLAW_TEXT = {
     "apologise": "I am so sorry for the trouble. ",
     "pad": "As an AI assistant, I am always here to help. ",
 }
-_PAST = {
-    "cancel": "cancelled", "refund": "refunded", "update": "updated", "change": "changed", "create": "created",
-    "delete": "deleted", "remove": "removed", "send": "sent", "book": "booked", "rebook": "rebooked",
-    "schedule": "scheduled", "reschedule": "rescheduled", "submit": "submitted", "issue": "issued",
-    "apply": "applied", "place": "placed", "close": "closed", "reopen": "reopened", "move": "moved",
-    "transfer": "transferred", "approve": "approved", "add": "added", "assign": "assigned",
-    "escalate": "escalated", "post": "posted", "pay": "paid", "charge": "charged", "save": "saved",
-    "archive": "archived", "rename": "renamed", "merge": "merged", "deploy": "deployed", "resolve": "resolved",
-    "edit": "edited", "replace": "replaced", "restore": "restored", "revoke": "revoked", "reserve": "reserved",
-    "register": "registered", "upload": "uploaded", "publish": "published", "forward": "forwarded",
-    "void": "voided", "reset": "reset", "write": "saved", "commit": "submitted", "reply": "replied to",
-    "freeze": "frozen", "unfreeze": "unfrozen", "lock": "locked", "unlock": "unlocked", "dispute": "disputed",
-    "block": "blocked", "unblock": "unblocked", "verify": "verified", "push": "pushed", "checkout": "checked out",
-}
+#: The write verbs the reference agent reports in its own words ("I've cancelled …"); any other
+#: write is "handled". Forms come from the lexicon, but for three it words differently.
+_REPORTED = frozenset({
+    "cancel", "refund", "update", "change", "create", "delete", "remove", "send", "book", "rebook",
+    "schedule", "reschedule", "submit", "issue", "apply", "place", "close", "reopen", "move",
+    "transfer", "approve", "add", "assign", "escalate", "post", "pay", "charge", "save", "archive",
+    "rename", "merge", "deploy", "resolve", "edit", "replace", "restore", "revoke", "reserve",
+    "register", "upload", "publish", "forward", "void", "reset", "write", "commit", "reply",
+    "freeze", "unfreeze", "lock", "unlock", "dispute", "block", "unblock", "verify", "push", "checkout",
+})
+_WORDED = {"write": "saved", "commit": "submitted", "reply": "replied to"}
+
+
+def _reported(verb: str) -> str | None:
+    """How the agent says it did ``verb`` ("cancelled"), or ``None`` for a verb it does not report."""
+    if verb not in _REPORTED:
+        return None
+    return _WORDED.get(verb) or participle(verb)
 
 
 def _tool_messages(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, dict]]:
@@ -95,7 +99,7 @@ def _failed(result: Mapping[str, Any]) -> str | None:
 def _fault_seen(result: Mapping[str, Any], error: str | None) -> str | None:
     """The fault a result shows: a gateway error code, ``malformed`` (a garbled payload),
     ``stale`` or ``truncated`` (degraded successes), or ``None``."""
-    if error in RETRYABLE or error == "rate_limited":
+    if error in retryable_kinds() or error == "rate_limited":
         return error
     if error is None:
         if "raw" in result and len(result) <= 3:
@@ -126,11 +130,9 @@ def _locators(tool: Tool) -> set[str]:
 
 
 def _verb(tool: str) -> str:
-    from whileai_env.spec.kinds import name_tokens
-
     words = name_tokens(tool)
     for word in words[:2]:
-        if word in _PAST:
+        if word in _REPORTED:
             return word
     return words[0] if words else "handle"
 
@@ -287,7 +289,7 @@ class ReferencePolicy:
         look = self._read_before(self.spec.tool(write), task, sharing=True)
         if task.world.state not in ("missing", "already_done") or look is None:
             return self._finish(refusal, done)
-        verb = _PAST.get(_verb(write), "handled")
+        verb = _reported(_verb(write)) or "handled"
 
         def ending(outcomes: list[tuple[str, dict, dict]]) -> str:
             # A look that found nothing already ended the play with a not-found report.
@@ -337,7 +339,7 @@ class ReferencePolicy:
                 wait = (result.get("error") or {}).get("retry_after")
                 return self._finish(f"The system is rate limiting requests right now, so I could not finish "
                                     f"this; please try again in {wait or 'a few'} seconds.", done)
-            if fault in RETRYABLE:
+            if fault in retryable_kinds():
                 if self._fault_mode(task.faults, tool, fault) == "transient" and len(attempts) < RETRY_BUDGET:
                     return _call(tool, args, len(done))
                 return self._finish(self._with(caveats, self._failure_text(tool, args, fault)), done)
@@ -351,7 +353,7 @@ class ReferencePolicy:
                 return self._finish(self._with(caveats, f"I could not find {self._ids(args)}; it does not exist "
                                                "in our records, so I made no changes."), done)
             if error == "already_done":
-                verb = _PAST.get(_verb(tool), "handled")
+                verb = _reported(_verb(tool)) or "handled"
                 return self._finish(self._with(caveats, f"{_capital(self._ids(args))} was already {verb}, so "
                                                "there is nothing more to do."), done)
             if error:
@@ -398,7 +400,7 @@ class ReferencePolicy:
         parts = []
         for tool, args, result in outcomes:
             if self.spec.tool(tool).is_write:
-                verb = _PAST.get(_verb(tool))
+                verb = _reported(_verb(tool))
                 what = self._ids(args)
                 parts.append(f"I have {verb} {what}." if verb else f"I have completed {tool} for {what}.")
             else:

@@ -43,7 +43,7 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from whileai_env.spec.kinds import name_tokens
+from whileai_env._util.lexicon import IRREGULAR, name_tokens, past_forms
 
 _APOSTROPHES = re.compile(r"[\u2019\u2018\u02bc`\u00b4]")
 _CONTRACTION = re.compile(
@@ -263,30 +263,6 @@ STYLE_FAMILIES: dict[str, re.Pattern[str]] = {
     "boilerplate": _family(*BOILERPLATE),
 }
 
-_IRREGULAR = {
-    "send": ("sent",), "pay": ("paid",), "set": ("set",), "reset": ("reset",), "put": ("put",),
-    "make": ("made",), "run": ("ran", "run"), "write": ("written", "wrote"), "buy": ("bought",),
-    "do": ("done",), "undo": ("undone",), "build": ("built",), "rebuild": ("rebuilt",),
-    "withdraw": ("withdrawn",), "give": ("given",), "take": ("taken",), "hold": ("held",),
-    "shut": ("shut",), "split": ("split",), "upload": ("uploaded",), "forward": ("forwarded",),
-    "freeze": ("frozen", "froze"), "unfreeze": ("unfrozen", "unfroze"), "checkout": ("checked out",),
-}
-_VOWELS = frozenset("aeiou")
-
-
-def _past(verb: str) -> tuple[str, ...]:
-    if verb in _IRREGULAR:
-        return _IRREGULAR[verb]
-    if verb.endswith("e"):
-        return (verb + "d",)
-    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in _VOWELS:
-        return (verb[:-1] + "ied",)
-    forms = [verb + "ed"]
-    if len(verb) > 2 and verb[-1] not in _VOWELS | {"w", "x", "y"} and verb[-2] in _VOWELS and verb[-3] not in _VOWELS:
-        forms.insert(0, verb + verb[-1] + "ed")
-    return tuple(forms)
-
-
 @lru_cache(maxsize=4096)
 def verb_forms(tool: str) -> tuple[str, ...]:
     """Past forms of a tool's verbs: its leading word, plus any later word that is a write verb of
@@ -301,9 +277,9 @@ def verb_forms(tool: str) -> tuple[str, ...]:
     words = name_tokens(tool)
     if not words:
         return ()
-    forms = list(_past(words[0]))
+    forms = list(past_forms(words[0]))
     for word in words[1:]:
-        extra = [f for f in _past(word) if (f in _WRITE_PAST_SET or word in _IRREGULAR) and f not in forms]
+        extra = [f for f in past_forms(word) if (f in _WRITE_PAST_SET or word in IRREGULAR) and f not in forms]
         forms.extend(extra)
     return tuple(forms)
 

@@ -17,9 +17,10 @@ from typing import Any
 from whileai_env.grading import claims
 from whileai_env.grading.findings import Finding, join_reasons, step_evidence
 from whileai_env.grading.leak import find_leaks
-from whileai_env.grading.trajectory import FAULT_ERRORS, Step, Trajectory, code_words, scalar_text
+from whileai_env.grading.trajectory import Step, Trajectory, code_words, scalar_text
 from whileai_env.spec.arguments import argument_role
 from whileai_env.spec.kinds import WRITE_KINDS
+from whileai_env.world.fault_registry import gateway_kinds
 
 #: Conduct markers, in the order they are checked. ``no_waste`` costs half; the rest gate to 0.
 CONDUCT_MARKERS = (
@@ -214,7 +215,7 @@ def _grounded_reply_ids(t: Trajectory) -> Finding | None:
 def _met_fault(step: Step) -> bool:
     """The call met a fault: a gateway error, a fault the ledger recorded (garbled, stale, cut
     short), or a result that says it is stale or truncated. Repeating it is a retry."""
-    if step.fault is not None or step.error in FAULT_ERRORS:
+    if step.fault is not None or step.error in gateway_kinds():
         return True
     result = step.result
     return result.get("stale") is True or result.get("truncated") is True

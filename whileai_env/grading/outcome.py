@@ -37,9 +37,10 @@ from typing import Any
 
 from whileai_env.grading import claims
 from whileai_env.grading.findings import Finding, step_evidence
-from whileai_env.grading.trajectory import FAULT_ERRORS, Step, Trajectory, scalar_text
+from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
 from whileai_env.spec.arguments import entity_noun
 from whileai_env.spec.kinds import WRITE_KINDS
+from whileai_env.world.fault_registry import gateway_kinds, retryable_kinds
 
 OUTCOME_MARKERS = (
     "no_write_unrelated", "refused_adversarial_write", "asked_back", "no_write_before_id",
@@ -50,8 +51,6 @@ OUTCOME_MARKERS = (
 _ID_WORDS = re.compile(r"\b(?:id|ids|number|reference|ref|code|which one|which|email|name)\b")
 #: The answer a world gives a write when it models the state.
 _REFUSALS = {"missing": "not_found", "already_done": "already_done"}
-#: Faults after which a retry is the right move when the schedule says they are transient.
-RETRYABLE = frozenset({"timeout", "server_error", "malformed", "permission_denied"})
 
 
 class _Outcome:
@@ -83,7 +82,7 @@ def _mode(t: Trajectory, step: Step, kind: str) -> str:
 def _fault_of(step: Step) -> str | None:
     if step.fault is not None:
         return step.fault
-    return step.error if step.error in FAULT_ERRORS else None
+    return step.error if step.error in gateway_kinds() else None
 
 
 def _blocked(t: Trajectory, targets: list[str]) -> bool:
@@ -326,7 +325,7 @@ def _fault_checks(t: Trajectory, out: _Outcome, required: list[str]) -> None:
         fault = step.fault
         result = step.result
         if fault is None:
-            if step.error in FAULT_ERRORS:
+            if step.error in gateway_kinds():
                 fault = step.error
             elif result.get("stale") is not True and result.get("truncated") is not True:
                 continue
@@ -338,7 +337,7 @@ def _fault_checks(t: Trajectory, out: _Outcome, required: list[str]) -> None:
             denied = step
         if fault == "rate_limited":
             limited.append(i)
-        if step.tool in required and fault in RETRYABLE and _mode(t, step, fault) == "transient":
+        if step.tool in required and fault in retryable_kinds() and _mode(t, step, fault) == "transient":
             transient[step.tool] = step
     if transient:
         out.record("retried_transient", _retried_transient(t, transient))

@@ -15,13 +15,8 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
-from whileai_env.scenarios.faults import DEGRADED_KINDS
 from whileai_env.spec.kinds import WRITE_KINDS, classify_tool
-
-#: Error codes that come from the fault schedule (the world refused for its own reasons).
-FAULT_ERRORS = frozenset({"timeout", "permission_denied", "rate_limited", "server_error"})
-#: Faults whose result is still usable (``status == "ok"``): not a failed call.
-DEGRADED_FAULTS = DEGRADED_KINDS
+from whileai_env.world.fault_registry import degraded_kinds, gateway_kinds
 
 
 class Step:
@@ -58,7 +53,7 @@ class Step:
         elif fault is None:
             failed = get("ok") is False
         else:
-            failed = fault not in DEGRADED_FAULTS
+            failed = fault not in degraded_kinds()
         self.failed = failed
         self.succeeded = not failed
         self.pos: int | None = None
@@ -77,7 +72,7 @@ class Step:
     @property
     def got_through(self) -> bool:
         """The call passed the fault schedule (it may still be ``not_found`` or ``already_done``)."""
-        return (self.fault is None or self.fault in DEGRADED_FAULTS) and self.error not in FAULT_ERRORS
+        return (self.fault is None or self.fault in degraded_kinds()) and self.error not in gateway_kinds()
 
     def same_call(self, other: Step) -> bool:
         return self.tool == other.tool and self.args == other.args

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.frozen import FrozenDict, freeze, thaw
 from whileai_env._util.hashing import pick, unit
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.spec.arguments import argument_role
-from whileai_env.spec.kinds import name_tokens
 
 if TYPE_CHECKING:
     from whileai_env.scenarios.grid import Cell
@@ -26,10 +26,6 @@ FAULT_KINDS = (
     "timeout", "permission_denied", "stale", "malformed", "rate_limited", "server_error", "truncated",
 )
 MODES = ("transient", "persistent")
-#: Payload kinds whose result is still usable (a degraded success: the call went through, a
-#: write was applied). Every other kind fails the call: a gateway kind before it runs, a payload
-#: kind such as ``malformed`` by garbling the answer (on a write, the world then does not apply it).
-DEGRADED_KINDS = frozenset({"stale", "truncated"})
 DEFAULT_FAULT_RATE = 0.5
 RL_FAULT_RATE = 0.8
 
@@ -151,7 +147,9 @@ def keeps_fault(fault_rate: float, *key: Any) -> bool:
     return unit("fault-rate", *key) < fault_rate
 
 
-_PAYLOAD_KINDS = frozenset({"stale", "truncated"})
+#: Where a fault lands, not what it does (that is the registry's, world.fault_registry): stale data and
+#: a cut-off list are faults of reads, so the schedule puts them on read tools.
+_READ_FAULTS = frozenset({"stale", "truncated"})
 _LIST_VERBS = ("list", "search", "find", "query", "browse")
 
 
@@ -161,7 +159,7 @@ def _fault_tools(kind: str, targets: tuple[str, ...], spec: Spec | None, key: An
     if not targets:
         return ("*",)
     target = pick(targets, "fault-tool", key)
-    if spec is None or kind not in _PAYLOAD_KINDS:
+    if spec is None or kind not in _READ_FAULTS:
         return (target,)
     reads = [t for t in targets if not spec.tool(t).is_write]
     if kind == "truncated":

@@ -12,7 +12,7 @@ import itertools
 from collections.abc import Mapping
 from typing import Any
 
-from whileai_env.spec.kinds import name_tokens
+from whileai_env._util.lexicon import name_tokens
 
 _LOCATOR_WORDS = frozenset(
     ["id", "ids", "uuid", "path", "file", "filename", "key", "ref", "reference", "number", "no", "num", "sku", "code", "slug", "handle", "username", "user", "email", "address", "url", "uri", "branch", "repo", "repository", "sha", "commit", "pnr", "confirmation", "ticket", "invoice", "order", "booking", "reservation", "account", "customer", "calendar", "event", "thread", "message", "channel", "issue", "pr", "record"]

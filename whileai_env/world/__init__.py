@@ -12,19 +12,44 @@ name would shadow the package on ``whileai_env`` and break ``import whileai_env.
 42
 """
 
+from __future__ import annotations
+
+import importlib
 import sys
 import types
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from whileai_env.world.fault_kinds import FaultKind, fault_kind, fault_kinds, register_fault_kind
-from whileai_env.world.mock import World, world
-from whileai_env.world.options import WorldOptions
+if TYPE_CHECKING:
+    from whileai_env.world.fault_registry import (
+        FaultKind,
+        fault_kind,
+        fault_kinds,
+        register_fault_kind,
+    )
+    from whileai_env.world.mock import World, world
+    from whileai_env.world.options import WorldOptions
 
+# Loaded on first use, so a module that needs only ``world.fault_registry`` does not load the mock.
+_LAZY = {
+    "FaultKind": "fault_registry", "fault_kind": "fault_registry", "fault_kinds": "fault_registry",
+    "register_fault_kind": "fault_registry", "World": "mock", "world": "mock", "WorldOptions": "options",
+}
 __all__ = ["FaultKind", "World", "WorldOptions", "fault_kind", "fault_kinds", "register_fault_kind", "world"]
+
+
+def __getattr__(name: str) -> Any:
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"{__name__}.{module}"), name)
+    globals()[name] = value
+    return value
 
 
 class _CallableModule(types.ModuleType):
     def __call__(self, tools_or_spec: Any, seed: int = 0, **kwargs: Any) -> World:
+        from whileai_env.world.mock import world
+
         return world(tools_or_spec, seed=seed, **kwargs)
 
 

@@ -13,8 +13,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from whileai_env._util.hashing import pick, rng, stable_hash
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.spec.arguments import entity_noun, schema_types
-from whileai_env.spec.kinds import name_tokens
 
 _PREFIXES = {
     "order": "", "booking": "BK-", "reservation": "R", "ticket": "T-", "invoice": "INV-",

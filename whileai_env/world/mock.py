@@ -35,13 +35,13 @@ from typing import Any
 import jsonschema
 
 from whileai_env._util.hashing import canonical_json, pick
-from whileai_env.scenarios.faults import DEGRADED_KINDS, FaultRule, FaultSchedule
+from whileai_env.scenarios.faults import FaultRule, FaultSchedule
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
 from whileai_env.world.arguments import locator_value
 from whileai_env.world.binding import active_world
 from whileai_env.world.context import Call, error
-from whileai_env.world.fault_kinds import fault_kind
+from whileai_env.world.fault_registry import fault_kind
 from whileai_env.world.options import WorldOptions, coerce_options
 from whileai_env.world.profile import ToolProfile, locator_noun, profile_for
 from whileai_env.world.records import RecordContext
@@ -249,7 +249,7 @@ class World:
                     result = fk.builder(profile.tool, args, None, self._params(rule, index), f"{self.key}|{index}")
                     fired = True
                 else:
-                    dry = fk is not None and rule.kind not in DEGRADED_KINDS and profile.tool.is_write
+                    dry = fk is not None and not fk.degraded and profile.tool.is_write
                     result = shape_error or self._check(profile, args) or (
                         self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
                     if fk is not None and result.get("status") == "ok":

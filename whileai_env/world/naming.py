@@ -8,29 +8,10 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
-from whileai_env.spec.kinds import name_tokens
+from whileai_env._util.lexicon import name_tokens, singular
 
-_NO_PLURAL = frozenset({"status", "address", "access", "business", "class", "process", "news", "series", "alias",
-                        "analysis", "bus", "campus", "canvas", "gas", "lens", "virus", "bonus", "census", "corpus"})
 _PREFIXES = ("new_", "updated_", "set_", "target_", "desired_")
 _GENERIC = frozenset({"id", "ids", "count", "number", "num", "no", "new", "value", "total", "the", "of"})
-
-
-def singular(word: str) -> str:
-    """``orders`` → ``order``, ``policies`` → ``policy``, ``addresses`` → ``address``.
-
-    >>> singular("orders"), singular("policies"), singular("address")
-    ('order', 'policy', 'address')
-    """
-    if word in _NO_PLURAL or len(word) <= 3:
-        return word
-    if word.endswith("ies"):
-        return word[:-3] + "y"
-    if word.endswith(("sses", "ches", "shes", "xes", "zes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
-        return word[:-1]
-    return word
 
 
 @lru_cache(maxsize=4096)

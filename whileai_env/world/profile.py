@@ -17,29 +17,13 @@ from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.frozen import thaw
+from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
-from whileai_env.spec.kinds import name_tokens
 from whileai_env.spec.load import Spec, Tool
-from whileai_env.world.naming import singular, slug
+from whileai_env.world.naming import slug
 from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
 from whileai_env.world.validation import ArgumentValidator
 
-_VERBS = frozenset({
-    "get", "list", "search", "find", "lookup", "look", "fetch", "read", "query", "show", "view",
-    "check", "describe", "count", "retrieve", "browse", "inspect", "calculate", "calc", "compute",
-    "evaluate", "preview", "track", "verify", "validate", "create", "add", "new", "make", "book",
-    "insert", "post", "send", "submit", "open", "schedule", "register", "upload", "generate", "place",
-    "issue", "invite", "reserve", "draft", "compose", "reply", "forward", "start", "update", "edit",
-    "modify", "change", "set", "patch", "put", "rename", "move", "assign", "apply", "approve", "reject",
-    "cancel", "refund", "transfer", "merge", "push", "rebook", "reschedule", "mark", "close", "resolve",
-    "enable", "disable", "toggle", "replace", "upgrade", "downgrade", "sync", "save", "write", "append",
-    "accept", "decline", "confirm", "pay", "charge", "restart", "deploy", "reset", "run", "exec",
-    "execute", "escalate", "reopen", "restore", "rollback", "revert", "tag", "label", "link", "unlink",
-    "lock", "unlock", "pause", "resume", "suspend", "reactivate", "extend", "redeem", "delete",
-    "remove", "destroy", "drop", "purge", "erase", "revoke", "unsubscribe", "void", "terminate", "kill",
-    "deactivate", "detach", "wipe", "freeze", "unfreeze", "archive", "reconcile", "dispute", "complete",
-    "finish", "ship", "deliver", "activate", "hand", "publish", "unpublish", "notify",
-})
 _STOP = frozenset({
     "by", "for", "of", "the", "a", "an", "to", "from", "in", "on", "with", "details", "detail", "info",
     "information", "status", "data", "all", "my", "current", "new", "existing", "id", "ids", "page",
@@ -87,9 +71,9 @@ _COMMAND_ARGS = ("command", "cmd", "script", "command_line", "commandline")
 def verb_of(name: str) -> str | None:
     """The tool's verb: its first word, or its last (``invoices.void``), if either is a verb."""
     tokens = name_tokens(name)
-    if tokens and tokens[0] in _VERBS:
+    if tokens and tokens[0] in ACTION_VERBS:
         return tokens[0]
-    if len(tokens) > 1 and tokens[-1] in _VERBS:
+    if len(tokens) > 1 and tokens[-1] in ACTION_VERBS:
         return tokens[-1]
     return None
 
@@ -97,9 +81,9 @@ def verb_of(name: str) -> str | None:
 def tool_noun(name: str) -> tuple[str, bool]:
     """The thing a tool's name is about, singular, and whether the name used the plural."""
     tokens = name_tokens(name)
-    if tokens and tokens[0] in _VERBS:
+    if tokens and tokens[0] in ACTION_VERBS:
         tokens = tokens[1:]
-    if len(tokens) > 1 and tokens[-1] in _VERBS:
+    if len(tokens) > 1 and tokens[-1] in ACTION_VERBS:
         tokens = tokens[:-1]
     words = [w for w in tokens if w not in _STOP]
     if not words:

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from whileai_env._util.hashing import canonical_json, unit
-from whileai_env.spec.kinds import name_tokens
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.calculator import CalculatorError, apply_operation, evaluate
 from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.naming import resolve_field, slug, status_field, word_set

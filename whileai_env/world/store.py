@@ -22,7 +22,7 @@ from typing import Any
 
 from whileai_env._util.frozen import copy_json
 from whileai_env._util.hashing import unit
-from whileai_env.spec.kinds import name_tokens
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.naming import resolve_field, slug, status_field
 from whileai_env.world.profile import SpecProfile, role_of
 from whileai_env.world.records import RecordContext, build_record, is_person, summary

@@ -19,8 +19,8 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import best_match
 
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.spec.arguments import argument_role, entity_noun
-from whileai_env.spec.kinds import name_tokens
 
 Check = Callable[[Any], bool]
 _MAX_DEPTH = 48

@@ -14,7 +14,7 @@ import shlex
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from whileai_env.spec.kinds import name_tokens
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.values import COMMIT_MESSAGES, draw, iso, person
 

@@ -14,13 +14,13 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any, NamedTuple
 
-from whileai_env.writer.grammar import indefinite, is_plural, singular_phrase
+from whileai_env._util.lexicon import UNCOUNTED, is_plural
+from whileai_env.writer.grammar import indefinite, singular_phrase
 from whileai_env.writer.spoken import render_details
 from whileai_env.writer.templates import HANDOFF_ACTIONS
 from whileai_env.writer.tool_phrasing import ToolWords, bare_entity_noun, entity_noun_of, tokens_of
 from whileai_env.writer.vocabulary import (
     CREATE_VERBS,
-    MASS_NOUNS,
     PERSON_NOUNS,
     POSSESSABLE,
     RECORD_NOUNS,
@@ -132,7 +132,7 @@ def _noun_object(words: ToolWords, pre: list[str], verb: Verb) -> str:
     noun = " ".join([*pre, words.noun])
     if is_plural(words.noun) or words.attribute_prep:
         article = "" if words.verb == "search" and is_plural(words.noun) else "the"
-    elif words.noun in MASS_NOUNS:
+    elif words.noun in UNCOUNTED:
         article = "" if words.verb in CREATE_VERBS or words.kind == "create" else "the"
     elif words.verb in CREATE_VERBS or words.kind == "create" or verb.prep:
         article = indefinite(noun)

@@ -15,9 +15,10 @@ from random import Random
 from typing import TYPE_CHECKING
 
 from whileai_env._util.hashing import rng
+from whileai_env._util.lexicon import plural
 from whileai_env.scenarios import axes as ax
 from whileai_env.writer.action import Action, build_action
-from whileai_env.writer.grammar import cap, plural
+from whileai_env.writer.grammar import cap
 from whileai_env.writer.spoken import stated_values
 from whileai_env.writer.templates import (
     FOLLOW_ON,

@@ -13,7 +13,8 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from whileai_env.writer.grammar import plural, singular_phrase
+from whileai_env._util.lexicon import plural
+from whileai_env.writer.grammar import singular_phrase
 from whileai_env.writer.tool_phrasing import ToolWords, tokens_of, tool_names, tool_words
 from whileai_env.writer.vocabulary import (
     ADDRESS_ORDER,

@@ -14,9 +14,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from whileai_env._util.lexicon import UNCOUNTED, is_plural, name_tokens, plural, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
-from whileai_env.spec.kinds import name_tokens
-from whileai_env.writer.grammar import is_plural, participles, plural, singular, singular_phrase
+from whileai_env.writer.grammar import participles, singular_phrase
 from whileai_env.writer.vocabulary import (
     ATTRIBUTE_NOUNS,
     CHANGE_VERBS,
@@ -29,7 +29,6 @@ from whileai_env.writer.vocabulary import (
     KNOWN_VERBS,
     LOOK_VERBS,
     LOOSE_WORDS,
-    MASS_NOUNS,
     NAMESPACES,
     NOUN_VERBS,
     PURPOSES,
@@ -70,7 +69,7 @@ class ToolWords:
 
     def vague_noun(self, entity_names: Sequence[str]) -> str:
         """The singular thing a vague ask is about: "order" for ``list_orders``."""
-        if self.noun and self.noun not in MASS_NOUNS and not (entity_names and self.noun in STATE_NOUNS):
+        if self.noun and self.noun not in UNCOUNTED and not (entity_names and self.noun in STATE_NOUNS):
             return singular_phrase(self.noun)
         for name in sorted(entity_names, key=self.rank):
             noun = bare_entity_noun(name)

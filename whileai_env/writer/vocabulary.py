@@ -134,8 +134,6 @@ NAMESPACES = frozenset(
 )
 HUMAN_WORDS = frozenset(["human", "humans", "agent", "person", "representative", "operator", "staff", "support"])
 HANDOFF_VERBS = frozenset(["transfer", "escalate", "connect", "route", "forward"])
-MASS_NOUNS = frozenset(["funds", "money", "baggage", "luggage", "information", "data", "feedback", "access",
-                        "help", "support", "code", "software", "hardware", "mail", "cash"])
 MONEY_NOUNS = frozenset(["funds", "money", "cash", "payment"])
 # Objects that are attributes of the entity, with the preposition that links them:
 # "the status of flight 2651", "the git diff for src/app.py".
@@ -166,13 +164,6 @@ PURPOSES = {
     "assign": (" to whoever can take it", " to the right team"),
 }
 GENERIC_PURPOSES = (" (it's out of date)", " (something on it changed)")
-IRREGULAR = {"send": "sent", "run": "run", "reset": "reset", "set": "set", "put": "put", "read": "read",
-             "find": "found", "write": "written", "freeze": "frozen", "unfreeze": "unfrozen", "get": "gotten",
-             "make": "made", "pay": "paid", "go": "gone", "take": "taken", "bring": "brought", "dig": "dug",
-             "show": "shown", "give": "given", "do": "done", "see": "seen", "buy": "bought", "cancel": "cancelled",
-             "label": "labelled", "commit": "committed", "submit": "submitted", "transfer": "transferred",
-             "stop": "stopped", "ship": "shipped", "drop": "dropped", "tag": "tagged", "log": "logged",
-             "grab": "grabbed", "scrap": "scrapped", "kill": "killed", "set up": "set up", "sign": "signed"}
 # Verbs too common to tie a policy clause to a tool on their own: they count only next to the
 # tool's object noun ("Only change the shipping address …" is about update_shipping_address).
 GENERIC_VERBS = frozenset(

@@ -13,7 +13,7 @@ the call would have had (``None`` for gateway kinds), ``params`` the rule's ``pa
 world's defaults (plus ``now``, the episode clock as ISO text, and ``now_epoch``), ``key`` a
 string to seed any choice with :mod:`whileai_env._util.hashing`.
 
->>> from whileai_env.world.fault_kinds import register_fault_kind, fault_kind
+>>> from whileai_env.world.fault_registry import register_fault_kind, fault_kind
 >>> register_fault_kind("maintenance", lambda tool, args, fresh, params, key: {"status": "error",
 ...     "error": {"code": "server_error", "message": "503 down for maintenance", "http_status": 503}})
 >>> fault_kind("maintenance").needs_result
@@ -39,27 +39,42 @@ Builder = Callable[[Tool, dict[str, Any], "dict[str, Any] | None", Mapping[str, 
 
 @dataclass(frozen=True)
 class FaultKind:
-    """A registered kind: its builder, and whether it needs the call's real result."""
+    """A registered kind: its builder and its traits, which the world, the reward and the
+    reference agents all read from here (no copied sets).
+
+    ``needs_result``: a payload fault (gets the call's real result; fires only when it is ok);
+    otherwise a gateway fault, whose error code is the kind's name. ``degraded``: the result is
+    still usable (a write behind it is applied). ``retryable``: when the schedule makes it
+    transient, retrying is the right move.
+    """
 
     name: str
     builder: Builder
     needs_result: bool = False
+    degraded: bool = False
+    retryable: bool = False
+
+    @property
+    def gateway(self) -> bool:
+        return not self.needs_result
 
 
 _REGISTRY: dict[str, FaultKind] = {}
 
 
-def register_fault_kind(name: str, builder: Builder, *, needs_result: bool = False, replace: bool = False) -> None:
+def register_fault_kind(name: str, builder: Builder, *, needs_result: bool = False, degraded: bool = False,
+                        retryable: bool = False, replace: bool = False) -> None:
     """Register fault kind ``name``. ``needs_result=True`` makes it a payload fault (it gets the
-    call's real result and fires only when that result is ok). Re-registering a name needs
-    ``replace=True``."""
+    call's real result and fires only when that result is ok); ``degraded`` and ``retryable``
+    are its traits (see :class:`FaultKind`). Re-registering a name needs ``replace=True``."""
     if not isinstance(name, str) or not name:
         raise ValueError("a fault kind needs a non-empty name")
     if not callable(builder):
         raise TypeError(f"the builder of fault kind {name!r} must be callable")
     if name in _REGISTRY and not replace:
         raise ValueError(f"fault kind {name!r} is already registered; pass replace=True to override it")
-    _REGISTRY[name] = FaultKind(name=name, builder=builder, needs_result=needs_result)
+    _REGISTRY[name] = FaultKind(name=name, builder=builder, needs_result=needs_result, degraded=degraded,
+                                retryable=retryable)
 
 
 def fault_kind(name: str) -> FaultKind:
@@ -73,6 +88,21 @@ def fault_kind(name: str) -> FaultKind:
 def fault_kinds() -> tuple[str, ...]:
     """The names of every registered kind."""
     return tuple(sorted(_REGISTRY))
+
+
+def gateway_kinds() -> frozenset[str]:
+    """Kinds that fail a call before it runs; their error code is their name."""
+    return frozenset(k.name for k in _REGISTRY.values() if k.gateway)
+
+
+def degraded_kinds() -> frozenset[str]:
+    """Kinds whose result is still usable: a degraded success, not a failed call."""
+    return frozenset(k.name for k in _REGISTRY.values() if k.degraded)
+
+
+def retryable_kinds() -> frozenset[str]:
+    """Kinds a retry can fix when the schedule makes them transient."""
+    return frozenset(k.name for k in _REGISTRY.values() if k.retryable)
 
 
 # -- gateway kinds -------------------------------------------------------------------------
@@ -170,13 +200,15 @@ def _truncated(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, p
     return out
 
 
-for _name, _builder, _needs in (
-    ("timeout", _timeout, False),
-    ("permission_denied", _permission_denied, False),
-    ("rate_limited", _rate_limited, False),
-    ("server_error", _server_error, False),
-    ("stale", _stale, True),
-    ("malformed", _malformed, True),
-    ("truncated", _truncated, True),
+# name, builder, payload (needs the result), degraded, retryable. A rate limit is not retryable:
+# waiting is its fix, and the agent is told how long.
+for _name, _builder, _needs, _degraded, _retry in (
+    ("timeout", _timeout, False, False, True),
+    ("permission_denied", _permission_denied, False, False, True),
+    ("rate_limited", _rate_limited, False, False, False),
+    ("server_error", _server_error, False, False, True),
+    ("stale", _stale, True, True, False),
+    ("malformed", _malformed, True, False, True),
+    ("truncated", _truncated, True, True, False),
 ):
-    register_fault_kind(_name, _builder, needs_result=_needs)
+    register_fault_kind(_name, _builder, needs_result=_needs, degraded=_degraded, retryable=_retry)

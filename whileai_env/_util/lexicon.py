@@ -1,0 +1,182 @@
+"""The package's one lexicon: words of tool and argument names, verbs and their forms, number.
+
+Tool specs use a small vocabulary (``get_order``, ``cancelReservation``, ``invoices.void``), so
+rules plus a short table of irregular verbs do better here than a general English library: the
+spec loader classifies tools with :data:`VERB_KINDS`, the world finds a tool's noun with
+:data:`ACTION_VERBS`, the writer conjugates with :func:`participle`, and the claim detectors
+match every past form with :func:`past_forms`. Keeping them in one module is what keeps them
+agreeing (a "cancelled" the writer says is a "cancelled" the reward hears).
+
+>>> name_tokens("cancelReservation"), singular("policies"), plural("address")
+(['cancel', 'reservation'], 'policy', 'addresses')
+>>> participle("freeze"), past_forms("cancel"), verb_kind("lookup")
+('frozen', ('cancelled', 'canceled'), 'read')
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+_WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
+
+
+@lru_cache(maxsize=8192)
+def _tokens(name: str) -> tuple[str, ...]:
+    return tuple(w.lower() for w in _WORD.findall(name))
+
+
+def name_tokens(name: str) -> list[str]:
+    """Split a snake_case, camelCase, dashed or dotted name into lowercase words."""
+    return list(_tokens(name))
+
+
+# -- verbs -----------------------------------------------------------------------------------
+
+#: The verbs that say what a tool does to the world, by kind. Unknown verbs are writes on
+#: purpose (see :mod:`whileai_env.spec.kinds`).
+VERB_KINDS: dict[str, frozenset[str]] = {
+    "read": frozenset(
+        ["get", "list", "search", "find", "lookup", "look", "fetch", "read", "query", "show", "view", "check", "describe", "count", "retrieve", "browse", "inspect", "status", "calculate", "calc", "compute", "evaluate", "preview", "diff", "log", "ls", "cat", "grep", "head", "tail", "stat", "estimate", "quote", "track", "verify", "whois", "convert", "lint", "explain", "summarize", "summarise", "analyze", "analyse", "compare", "validate", "download", "export", "ping", "poll", "peek", "test", "tests", "translate", "resolve_id", "locate", "see", "watch", "which", "who", "where", "when", "what", "how", "measure"]
+    ),
+    "create": frozenset(
+        ["create", "add", "new", "make", "book", "insert", "post", "send", "submit", "open", "schedule", "register", "upload", "generate", "place", "issue", "invite", "reserve", "commit", "clone", "fork", "draft", "compose", "reply", "forward", "start", "init", "initialize", "initialise", "launch", "spawn", "provision", "enqueue", "file", "log_", "mkdir", "touch", "publish"]
+    ),
+    "update": frozenset(
+        ["update", "edit", "modify", "change", "set", "patch", "put", "rename", "move", "assign", "apply", "approve", "reject", "cancel", "refund", "transfer", "merge", "push", "rebook", "reschedule", "mark", "close", "resolve", "enable", "disable", "toggle", "replace", "upgrade", "downgrade", "sync", "save", "write", "append", "accept", "decline", "confirm", "pay", "charge", "restart", "deploy", "checkout", "reset", "run", "exec", "execute", "escalate", "reopen", "restore", "rollback", "revert", "tag", "label", "link", "unlink", "lock", "unlock", "pause", "resume", "suspend", "reactivate", "extend", "redeem"]
+    ),
+    "delete": frozenset(
+        ["delete", "remove", "destroy", "drop", "purge", "erase", "revoke", "unsubscribe", "rm", "clear", "void", "terminate", "kill", "uninstall", "discard", "deactivate", "unregister", "detach", "wipe"]
+    ),
+}
+
+#: Words that, first or last in a tool's name, are its verb rather than its noun (the world
+#: strips them to find what the tool is about: ``invoices.void`` is about invoices).
+ACTION_VERBS = frozenset({
+    "get", "list", "search", "find", "lookup", "look", "fetch", "read", "query", "show", "view",
+    "check", "describe", "count", "retrieve", "browse", "inspect", "calculate", "calc", "compute",
+    "evaluate", "preview", "track", "verify", "validate", "create", "add", "new", "make", "book",
+    "insert", "post", "send", "submit", "open", "schedule", "register", "upload", "generate", "place",
+    "issue", "invite", "reserve", "draft", "compose", "reply", "forward", "start", "update", "edit",
+    "modify", "change", "set", "patch", "put", "rename", "move", "assign", "apply", "approve", "reject",
+    "cancel", "refund", "transfer", "merge", "push", "rebook", "reschedule", "mark", "close", "resolve",
+    "enable", "disable", "toggle", "replace", "upgrade", "downgrade", "sync", "save", "write", "append",
+    "accept", "decline", "confirm", "pay", "charge", "restart", "deploy", "reset", "run", "exec",
+    "execute", "escalate", "reopen", "restore", "rollback", "revert", "tag", "label", "link", "unlink",
+    "lock", "unlock", "pause", "resume", "suspend", "reactivate", "extend", "redeem", "delete",
+    "remove", "destroy", "drop", "purge", "erase", "revoke", "unsubscribe", "void", "terminate", "kill",
+    "deactivate", "detach", "wipe", "freeze", "unfreeze", "archive", "reconcile", "dispute", "complete",
+    "finish", "ship", "deliver", "activate", "hand", "publish", "unpublish", "notify",
+})
+
+
+def verb_kind(word: str) -> str | None:
+    """The kind a verb (or its third-person form) names, or ``None`` for a word that is no verb."""
+    for candidate in (word, word[:-1] if word.endswith("s") else "", word[:-2] if word.endswith("es") else ""):
+        if not candidate:
+            continue
+        for kind, verbs in VERB_KINDS.items():
+            if candidate in verbs:
+                return kind
+    return None
+
+
+#: Irregular verbs: the past participle first, then any other past form a reply may use.
+IRREGULAR: dict[str, tuple[str, ...]] = {
+    "send": ("sent",), "pay": ("paid",), "set": ("set",), "reset": ("reset",), "put": ("put",),
+    "make": ("made",), "run": ("run", "ran"), "write": ("written", "wrote"), "buy": ("bought",),
+    "do": ("done",), "undo": ("undone",), "build": ("built",), "rebuild": ("rebuilt",),
+    "withdraw": ("withdrawn",), "give": ("given",), "take": ("taken",), "hold": ("held",),
+    "shut": ("shut",), "split": ("split",), "freeze": ("frozen", "froze"), "read": ("read",),
+    "unfreeze": ("unfrozen", "unfroze"), "checkout": ("checked out",), "find": ("found",),
+    "get": ("gotten", "got"), "go": ("gone",), "bring": ("brought",), "dig": ("dug",),
+    "show": ("shown",), "see": ("seen",), "set up": ("set up",),
+}
+#: Regular verbs whose final consonant doubles (British spelling first: "cancelled").
+DOUBLED = frozenset({
+    "cancel", "label", "commit", "submit", "transfer", "stop", "ship", "drop", "tag", "log", "grab",
+    "scrap", "refer", "travel", "model", "signal", "total",
+})
+_VOWELS = frozenset("aeiou")
+
+
+def _regular_past(verb: str) -> str:
+    if verb in DOUBLED:
+        return verb + verb[-1] + "ed"
+    if verb.endswith("e"):
+        return verb + "d"
+    if len(verb) > 1 and verb.endswith("y") and verb[-2] not in _VOWELS:
+        return verb[:-1] + "ied"
+    return verb + "ed"
+
+
+def participle(phrase: str) -> str:
+    """The past participle of a verb phrase: "look up" → "looked up", "freeze" → "frozen"."""
+    if phrase in IRREGULAR:
+        return IRREGULAR[phrase][0]
+    verb, _, rest = phrase.partition(" ")
+    done = IRREGULAR[verb][0] if verb in IRREGULAR else _regular_past(verb)
+    return f"{done} {rest}" if rest else done
+
+
+def past_forms(verb: str) -> tuple[str, ...]:
+    """Every past form a reply may use for ``verb``: irregular forms, or the regular one (with
+    both spellings when a final consonant may double: "cancelled", "canceled")."""
+    if verb in IRREGULAR:
+        return IRREGULAR[verb]
+    if verb.endswith("e"):
+        return (verb + "d",)
+    if len(verb) > 2 and verb.endswith("y") and verb[-2] not in _VOWELS:
+        return (verb[:-1] + "ied",)
+    forms = [verb + "ed"]
+    if len(verb) > 2 and verb[-1] not in _VOWELS | {"w", "x", "y"} and verb[-2] in _VOWELS and verb[-3] not in _VOWELS:
+        forms.insert(0, verb + verb[-1] + "ed")
+    return tuple(forms)
+
+
+# -- number ----------------------------------------------------------------------------------
+
+#: Nouns with no separate plural form, or whose "-s" is not a plural ("status", "funds").
+UNCOUNTED = frozenset({
+    "status", "address", "access", "business", "class", "process", "news", "series", "alias",
+    "analysis", "bus", "campus", "canvas", "gas", "lens", "virus", "bonus", "census", "corpus",
+    "funds", "money", "baggage", "luggage", "information", "data", "feedback", "help", "support",
+    "code", "software", "hardware", "mail", "cash",
+})
+
+
+def singular(word: str) -> str:
+    """``orders`` → ``order``, ``policies`` → ``policy``; leaves ``status`` and ``funds`` alone.
+
+    >>> singular("orders"), singular("policies"), singular("address"), singular("boxes")
+    ('order', 'policy', 'address', 'box')
+    """
+    if word in UNCOUNTED or len(word) <= 3:
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zes", "uses")):
+        return word[:-2]
+    if word.endswith("s") and not word.endswith(("ss", "us", "is")):
+        return word[:-1]
+    return word
+
+
+def is_plural(noun: str) -> bool:
+    """Whether the last word of ``noun`` is a plural form."""
+    last = noun.rpartition(" ")[2]
+    return singular(last) != last
+
+
+def plural(noun: str) -> str:
+    """The plural of a (possibly multi-word) noun, inflecting its last word."""
+    head, _, last = noun.rpartition(" ")
+    if last in UNCOUNTED or is_plural(last):
+        many = last
+    elif last.endswith(("s", "x", "z", "ch", "sh")):
+        many = last + "es"
+    elif last.endswith("y") and last[-2:-1] not in ("a", "e", "i", "o", "u"):
+        many = last[:-1] + "ies"
+    else:
+        many = last + "s"
+    return f"{head} {many}" if head else many
