@@ -4,9 +4,8 @@ import sys
 
 from click.testing import CliRunner
 
-from whileai_env.cli import main
-
 from tests.conftest import ORDER_POLICY, ORDER_TOOLS
+from whileai_env.cli import main
 
 
 def _spec_file(tmp_path):

@@ -2,9 +2,8 @@ import json
 
 from click.testing import CliRunner
 
-from whileai_env.cli import main
-
 from tests.conftest import SPECS_DIR
+from whileai_env.cli import main
 
 
 def test_simulate_prints_a_summary_and_writes_rows(tmp_path):

@@ -3,9 +3,8 @@ import json
 import pytest
 
 import whileai_env as wenv
-from whileai_env.episode.engine import EpisodeOver
-
 from tests.conftest import SPECS_DIR
+from whileai_env.episode.engine import EpisodeOver
 
 SPEC = wenv.load_spec(SPECS_DIR / "order-support.json")
 TASKS = wenv.draw_tasks(SPEC, 80, seed=4, fault_rate=0.0)

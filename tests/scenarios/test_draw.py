@@ -7,9 +7,8 @@ from collections import Counter
 import pytest
 
 import whileai_env as wenv
-from whileai_env.scenarios import axes as ax
-
 from tests.conftest import ROOT, SPECS_DIR
+from whileai_env.scenarios import axes as ax
 
 DRAW_SCRIPT = """
 import json, sys

@@ -1,9 +1,8 @@
 from itertools import combinations
 
 import whileai_env as wenv
-from whileai_env.scenarios import axes as ax
-
 from tests.conftest import ORDER_POLICY, ORDER_TOOLS
+from whileai_env.scenarios import axes as ax
 
 
 def _ids_by_rule(grid):

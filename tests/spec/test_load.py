@@ -4,9 +4,8 @@ import pytest
 import yaml
 
 import whileai_env as wenv
-from whileai_env.errors import SpecError
-
 from tests.conftest import ORDER_POLICY, ORDER_TOOLS
+from whileai_env.errors import SpecError
 
 
 def _tool(name, parameters=..., **extra):
