@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from collections import Counter
 from pathlib import Path
 
@@ -82,9 +81,9 @@ def draw_tasks_cmd(path: Path, situations: int, mode: str, seed: int, fault_rate
         fail(str(exc))
         return
     if output:
-        with output.open("w", encoding="utf-8") as fh:
-            for task in tasks:
-                fh.write(json.dumps(task.to_dict(), sort_keys=True) + "\n")
+        from whileai_env.data.jsonl import write_rows
+
+        write_rows((task.to_dict() for task in tasks), output)
     out = console()
     out.print(f"[bold]{len(tasks)} tasks[/bold] from {spec.name} (mode {mode}, seed {seed})")
     coverage = grid.coverage(t.cell for t in tasks)

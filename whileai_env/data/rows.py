@@ -39,7 +39,7 @@ from whileai_env.grading.leak import find_leaks
 from whileai_env.grading.outcome import OUTCOME_MARKERS
 from whileai_env.grading.style import STYLE_MARKERS
 from whileai_env.grading.trajectory import Trajectory
-from whileai_env.scenarios.task import Task
+from whileai_env.scenarios.task import TASK_COLUMNS, Task
 
 SCHEMA_VERSION = "1"
 SCHEMA_FILE = "row-v1.json"
@@ -47,8 +47,6 @@ SCHEMA_FILE = "row-v1.json"
 PRIVILEGED_KEYS = frozenset({"privileged", "hidden_state", "principle", "rubric"})
 #: Raw vectors, dropped at any depth.
 VECTOR_KEYS = frozenset({"vector", "vectors", "embedding", "embeddings"})
-_TASK_KEYS = ("task_id", "scenario_id", "scenario_dimensions", "seed", "situation", "phrasing", "repeats",
-              "prompt", "world", "fault_plan", "privileged")
 _TASK_REQUIRED = ("task_id", "scenario_id", "scenario_dimensions", "seed", "prompt", "world")
 _ROLLOUT_OPTIONAL = ("world_state", "seeded", "usage", "logprob")
 _JUDGE_KEYS = ("reward", "reason", "judge_name", "judge_status", "judge_meta")
@@ -213,7 +211,7 @@ def from_row(row: Mapping[str, Any]) -> RowParts:
     owned = {"schema_version", "messages", "steps", "final_text", "faults", "rollout_index", "truncated",
              "markers", "marker_meta", *_JUDGE_KEYS}
     if task is not None:
-        owned.update(_TASK_KEYS)
+        owned.update(TASK_COLUMNS)
     judged = any(row.get(k) is not None for k in _JUDGE_KEYS)
     raw_markers = row.get("markers")
     extra = {k: v for k, v in row.items() if k not in owned and not (k in _ROLLOUT_OPTIONAL and v is not None)}

@@ -7,7 +7,6 @@ step but the last, where it is the episode's grade (``task_checklist`` or your `
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -18,7 +17,7 @@ from whileai_env.envs.spaces import AgentAction, AnyText, MessageList
 from whileai_env.episode.engine import DEFAULT_ERROR_BUDGET, Episode
 from whileai_env.episode.transcript import render_messages, render_tools
 from whileai_env.episode.user import DEFAULT_AVG_TURNS
-from whileai_env.scenarios.draw import draw_tasks
+from whileai_env.scenarios.draw import draw_tasks, rebuild_task, tasks_from_rows
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
 
@@ -135,7 +134,7 @@ class AgentEnv(gym.Env):
             raise ValueError(f"unknown reset options {', '.join(sorted(unknown))}; use task_id or task")
         if "task" in options:
             task = options["task"]
-            return task if isinstance(task, Task) else Task.from_dict(task)
+            return task if isinstance(task, Task) else rebuild_task(task, self.spec_)
         if "task_id" in options:
             try:
                 return self._by_id[options["task_id"]]
@@ -162,24 +161,7 @@ def _load_tasks(
     if tasks is None:
         return draw_tasks(spec, situations, mode=mode, seed=seed, fault_rate=fault_rate)
     if isinstance(tasks, str | Path):
-        path = Path(tasks)
-        items = []
-        with path.open(encoding="utf-8") as fh:
-            for number, line in enumerate(fh, 1):
-                if not line.strip():
-                    continue
-                try:
-                    items.append(json.loads(line))
-                except json.JSONDecodeError as exc:
-                    raise ValueError(f"{path}:{number}: not valid JSON ({exc.msg})") from None
-        tasks = items
-    from whileai_env.episode.engine import _task_columns
+        from whileai_env.data.jsonl import read_rows
 
-    out: list[Task] = []
-    seen: set[str] = set()
-    for item in tasks:
-        task = item if isinstance(item, Task) else Task.from_dict(_task_columns(item))
-        if task.task_id not in seen:
-            seen.add(task.task_id)
-            out.append(task)
-    return out
+        tasks = read_rows(tasks)
+    return tasks_from_rows(tasks, spec)

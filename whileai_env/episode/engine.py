@@ -98,7 +98,9 @@ class Episode:
     @classmethod
     def from_row(cls, row: Mapping[str, Any], spec: Spec | Any, **kwargs: Any) -> Episode:
         """An episode of the task a dataset row (or a previous run's row) describes."""
-        task = Task.from_dict(_task_columns(row))
+        from whileai_env.scenarios.draw import rebuild_task
+
+        task = rebuild_task(row, spec)
         kwargs.setdefault("rollout_index", int(row.get("rollout_index", 0) or 0))
         return cls(spec, task, **kwargs)
 
@@ -387,20 +389,3 @@ def _run_judge(judge: Callable[[dict], Any], row: dict[str, Any]) -> dict[str, A
         verdict = Verdict("error", None, f"the judge raised {type(exc).__name__}", {}, {"error": str(exc)})
     return {"reward": verdict.reward, "reason": verdict.reason, "markers": dict(verdict.markers),
             "judge_name": name, "judge_status": verdict.status, "judge_meta": dict(verdict.meta)}
-
-
-_TASK_KEYS = ("task_id", "scenario_id", "scenario_dimensions", "seed", "situation", "phrasing", "repeats",
-              "prompt", "world", "fault_plan", "privileged")
-
-
-def _task_columns(row: Mapping[str, Any]) -> dict[str, Any]:
-    source: Mapping[str, Any] = row
-    info = row.get("info")
-    if isinstance(info, str):
-        try:
-            info = json.loads(info)
-        except json.JSONDecodeError:
-            info = None
-    if "world" not in row and isinstance(info, Mapping):
-        source = {**info, **{k: v for k, v in row.items() if k in _TASK_KEYS and k not in info}}
-    return {k: source[k] for k in _TASK_KEYS if k in source}

@@ -10,7 +10,7 @@ like the recent batch wins, and no two cells ever share an opener. Each mode has
 from __future__ import annotations
 
 import itertools
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -27,7 +27,7 @@ from whileai_env.scenarios.faults import (
 )
 from whileai_env.scenarios.grid import Cell, Grid, build_grid
 from whileai_env.scenarios.planning import hidden_state, plan_world, reference_sentence
-from whileai_env.scenarios.task import Privileged, Task, Topology, WorldPlan, topology
+from whileai_env.scenarios.task import Privileged, Task, Topology, WorldPlan, task_columns, topology
 from whileai_env.spec.load import Spec, load_spec
 from whileai_env.writer import write_opener
 
@@ -217,6 +217,7 @@ def rebuild_task(row: Mapping[str, Any], spec: Spec | Any) -> Task:
     the spec, the cell, the seed, the situation and the phrasing, so it is made again and checked
     against the row's ``task_id``. The row's own fault plan is kept.
     """
+    row = task_columns(row)
     if isinstance(row.get("privileged"), Mapping) and row["privileged"].get("hidden_state"):
         return Task.from_dict(row)
     spec = load_spec(spec)
@@ -238,3 +239,15 @@ def rebuild_task(row: Mapping[str, Any], spec: Spec | Any) -> Task:
         hidden = {**thaw(privileged.hidden_state), "faults": faults.to_dict()}
         privileged = Privileged(freeze(hidden), reference_sentence(cell, task.world, spec, faults), privileged.principle)
     return replace(task, faults=faults, privileged=privileged, opener=str(row.get("prompt", task.opener)))
+
+
+def tasks_from_rows(items: Iterable[Task | Mapping[str, Any]], spec: Spec | Any) -> list[Task]:
+    """The tasks a set of rows (or task dicts, or tasks) was played on, once each, in first-seen
+    order: the package's one way from rows back to tasks (``simulate(tasks=...)``,
+    ``SimulationData.tasks``, the Gymnasium env's ``tasks=``, ``Episode.from_row``)."""
+    seen: dict[str, Task] = {}
+    for item in items:
+        task_id = item.task_id if isinstance(item, Task) else task_columns(item).get("task_id")
+        if task_id not in seen:
+            seen[str(task_id)] = item if isinstance(item, Task) else rebuild_task(item, spec)
+    return list(seen.values())

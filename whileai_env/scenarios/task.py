@@ -6,6 +6,7 @@ it without depending on how tasks are drawn (:mod:`whileai_env.scenarios.draw`).
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
@@ -13,6 +14,26 @@ from typing import Any
 from whileai_env._util.frozen import FrozenDict, freeze, thaw
 from whileai_env.scenarios.faults import FaultSchedule
 from whileai_env.scenarios.grid import Cell
+
+#: The row columns a task owns (what :meth:`Task.to_dict` writes and :meth:`Task.from_dict` reads).
+TASK_COLUMNS = ("task_id", "scenario_id", "scenario_dimensions", "seed", "situation", "phrasing", "repeats",
+                "prompt", "world", "fault_plan", "privileged")
+
+
+def task_columns(row: Mapping[str, Any]) -> dict[str, Any]:
+    """A row's task columns, also when a trainer's dataset packed them as JSON in ``info``
+    (the verifiers and TRL faces do; the row's own columns win)."""
+    source: Mapping[str, Any] = row
+    info = row.get("info")
+    if isinstance(info, str):
+        try:
+            info = json.loads(info)
+        except json.JSONDecodeError:
+            info = None
+    if "world" not in row and isinstance(info, Mapping):
+        source = {**info, **{k: v for k, v in row.items() if k in TASK_COLUMNS and k not in info}}
+    return {k: source[k] for k in TASK_COLUMNS if k in source}
+
 
 MODES = ("explore", "sft", "rl", "adaptive")
 

@@ -1,13 +1,13 @@
 """The environment-sampling loop: ``simulate()`` and what it returns."""
 
-from whileai_env.simulation.data import RowList, ScoredData, SimulationData
-from whileai_env.simulation.run import simulate
-from whileai_env.simulation.stream import (
+from whileai_env.data.jsonl import (
     OutputExistsError,
     ResumeMismatchError,
     RowWriter,
     read_rows,
 )
+from whileai_env.simulation.data import RowList, ScoredData, SimulationData
+from whileai_env.simulation.run import simulate
 
 __all__ = [
     "OutputExistsError",

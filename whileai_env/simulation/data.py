@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from whileai_env.analysis import PassAt, pass_at
-from whileai_env.simulation.stream import dumps_row
+from whileai_env.data.jsonl import read_rows, write_rows
 
 
 class RowList(list):
@@ -46,7 +46,7 @@ class ScoredData:
         return [r for r in self.rows if isinstance(r.get("reward"), int | float) and r["reward"] >= threshold]
 
     def save(self, path: str | os.PathLike) -> Path:
-        return _save(self.rows, path)
+        return write_rows(self.rows, path)
 
     def __len__(self) -> int:
         return len(self.trajectories)
@@ -107,17 +107,13 @@ class SimulationData:
     @property
     def tasks(self) -> list[Any]:
         """The run's tasks, once each, in the order they were first played (for ``tasks=``)."""
-        from whileai_env.scenarios.draw import rebuild_task
+        from whileai_env.scenarios.draw import tasks_from_rows
 
-        seen: dict[str, Any] = {}
-        for row in self.trajectories:
-            if row["task_id"] not in seen:
-                seen[row["task_id"]] = rebuild_task(row, self.spec)
-        return list(seen.values())
+        return tasks_from_rows(self.trajectories, self.spec)
 
     def save(self, path: str | os.PathLike) -> Path:
         """Write the export-safe rows as JSONL."""
-        return _save(self.rows, path)
+        return write_rows(self.rows, path)
 
     def __len__(self) -> int:
         return len(self.trajectories)
@@ -130,22 +126,11 @@ class SimulationData:
                 f"stopped_because={self.stopped_because!r})")
 
 
-def _save(rows: list[Mapping[str, Any]], path: str | os.PathLike) -> Path:
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(dumps_row(row) + "\n")
-    return path
-
-
 def load_run_rows(source: Any) -> list[dict[str, Any]]:
     """Rows from a ``SimulationData``, a list of rows, or a JSONL path."""
     if isinstance(source, SimulationData | ScoredData):
         return list(source.trajectories)
     if isinstance(source, str | os.PathLike):
-        from whileai_env.simulation.stream import read_rows
-
         return read_rows(source)
     rows = list(source)
     for i, row in enumerate(rows):

@@ -19,15 +19,15 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from whileai_env.data.jsonl import RowWriter, write_rows
 from whileai_env.episode.engine import Episode
-from whileai_env.scenarios.draw import iter_situations, rebuild_task
+from whileai_env.scenarios.draw import iter_situations, tasks_from_rows
 from whileai_env.scenarios.grid import build_grid
 from whileai_env.scenarios.task import Task, topology
 from whileai_env.simulation.data import SimulationData, load_run_rows
 from whileai_env.simulation.plan import FixedPlan, Job, SuccessivePlan
 from whileai_env.simulation.players import AgentError, ModelPlayer, make_player
 from whileai_env.simulation.progress import Progress
-from whileai_env.simulation.stream import RowWriter, dumps_row
 from whileai_env.spec.load import load_spec
 
 MODEL_CONCURRENCY = 16
@@ -133,7 +133,7 @@ def simulate(
         rows = load_run_rows(tasks)
         if not rows:
             raise ValueError("tasks= holds no rows to re-run")
-        pinned = _pinned_tasks(rows, the_spec)
+        pinned = tasks_from_rows(rows, the_spec)
         inherited = max(max(int(r.get("repeats") or 1), 1 + int(r.get("rollout_index") or 0)) for r in rows)
         topo = replace(topo, repeats=repeats if repeats is not None else inherited)
         task_stream: Iterator[Task] = iter(pinned)
@@ -181,14 +181,6 @@ def simulate(
                           repeats=topo.repeats, output=writer.path if writer else None)
 
 
-def _pinned_tasks(rows: list[Mapping[str, Any]], spec: Any) -> list[Task]:
-    seen: dict[str, Task] = {}
-    for row in rows:
-        if row.get("task_id") not in seen:
-            seen[row["task_id"]] = rebuild_task(row, spec)
-    return list(seen.values())
-
-
 def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator[Task]:
     from whileai_env.agents.opener_model import ModelOpenerWriter
 
@@ -200,11 +192,7 @@ def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator
 def _rewrite(path: Path, trajectories: list[dict[str, Any]]) -> None:
     from whileai_env.data.rows import export_row
 
-    tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for row in trajectories:
-            fh.write(dumps_row(export_row(row, refuse_leaks=False)) + "\n")
-    os.replace(tmp, path)
+    write_rows((export_row(row, refuse_leaks=False) for row in trajectories), path)
 
 
 class _Runner:

@@ -1,4 +1,8 @@
-"""Rows on disk: JSONL written and flushed as each row lands, and read back to resume.
+"""Rows on disk, the package's one JSONL reader and writer.
+
+Rows (and tasks) are written one sorted-key JSON object a line (:func:`dumps_row`), flushed as
+each lands (:class:`RowWriter`) or all at once through a temporary file (:func:`write_rows`),
+and read back with :func:`read_rows`.
 
 A run killed mid-write (kill -9) leaves at most one partial last line; ``read_rows`` drops it
 and ``RowWriter(resume=True)`` truncates the file to the last complete row before appending, so
@@ -34,6 +38,19 @@ def dumps_row(row: Mapping[str, Any]) -> str:
     return json.dumps(row, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
 
 
+def write_rows(rows: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Path:
+    """Write ``rows`` to ``path`` as JSONL through a temporary file, so a crash never leaves a
+    half-written file in its place; returns the path."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    with tmp.open("w", encoding="utf-8") as fh:
+        for row in rows:
+            fh.write(dumps_row(row) + "\n")
+    os.replace(tmp, path)
+    return path
+
+
 def _complete_lines(path: Path) -> tuple[list[tuple[int, str]], int]:
     """Complete JSON lines (line number, text) and the byte length they occupy."""
     data = path.read_bytes()
@@ -61,7 +78,8 @@ def _complete_lines(path: Path) -> tuple[list[tuple[int, str]], int]:
 def read_rows(path: str | os.PathLike) -> list[dict[str, Any]]:
     """Every complete row of a JSONL file; a partial last line (a crash mid-write) is skipped.
 
-    A malformed line before the end is an error naming the file and line.
+    A line is complete when a newline ends it; a complete line that is not a JSON object is an
+    error naming the file and line.
     """
     path = Path(path)
     if not path.exists():
@@ -75,7 +93,7 @@ def read_rows(path: str | os.PathLike) -> list[dict[str, Any]]:
         try:
             value = json.loads(raw)
         except json.JSONDecodeError as exc:
-            if number == len(lines) or all(not rest.strip() for rest in lines[number:]):
+            if number == len(lines):  # no newline after it: a write cut short (kill -9)
                 break
             raise ValueError(f"{path}:{number}: not a JSON row ({exc.msg})") from None
         if not isinstance(value, dict):
@@ -123,10 +141,6 @@ class RowWriter:
         self._fh.flush()
         if self.fsync:
             os.fsync(self._fh.fileno())
-
-    def write_all(self, rows: Iterable[Mapping[str, Any]]) -> None:
-        for row in rows:
-            self.write(row)
 
     def close(self) -> None:
         if not self._fh.closed:
