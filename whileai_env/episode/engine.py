@@ -293,17 +293,11 @@ class Episode:
         """
         if self._reward is not None:
             return dict(self._reward)
-        row = self.row()
-        if self.judge is None:
-            from whileai_env.grading import task_checklist
+        from whileai_env.grading.checklist import task_checklist
+        from whileai_env.grading.judge import judge_name, judge_verdict, judgment_columns
 
-            verdict = task_checklist(row)
-            graded = {"reward": verdict["reward"], "reason": verdict.get("reason"),
-                      "markers": dict(verdict.get("markers", {})), "judge_name": "task_checklist",
-                      "judge_status": "ok",
-                      "judge_meta": {k: verdict[k] for k in ("findings", "conduct", "outcome") if k in verdict}}
-        else:
-            graded = _run_judge(self.judge, row)
+        judge = self.judge or task_checklist
+        graded = judgment_columns(judge_verdict(judge, self.row()), judge_name(judge))
         if self.truncated:
             graded["markers"] = {**graded.get("markers", {}), "not_truncated": 0.0}
             graded["reward"] = 0.0
@@ -377,15 +371,3 @@ def _reported_step(index: int, step: Any, spec: Spec) -> dict[str, Any]:
     return {"index": index, "tool": name, "arguments": arguments, "result": dict(result), "ok": ok,
             "error": None if ok else (code or "error"), "fault": None, "fault_mode": None, "kind": kind,
             "turn": index + 1, "call_id": str(step.get("call_id") or f"call_{index}"), "reported": True}
-
-
-def _run_judge(judge: Callable[[dict], Any], row: dict[str, Any]) -> dict[str, Any]:
-    from whileai_env.grading.judge import Verdict, normalise_verdict
-
-    name = getattr(judge, "__name__", type(judge).__name__)
-    try:
-        verdict = normalise_verdict(judge(copy.deepcopy(row)))
-    except Exception as exc:
-        verdict = Verdict("error", None, f"the judge raised {type(exc).__name__}", {}, {"error": str(exc)})
-    return {"reward": verdict.reward, "reason": verdict.reason, "markers": dict(verdict.markers),
-            "judge_name": name, "judge_status": verdict.status, "judge_meta": dict(verdict.meta)}

@@ -136,9 +136,44 @@ def run_judge(
     for index, row in enumerate(rows):
         if not isinstance(row, Mapping):
             raise TypeError(f"row {index} is a {type(row).__name__}, not a mapping")
-    judge_name = name if name is not None else _callable_name(judge)
+    named = name if name is not None else judge_name(judge)
     verdicts = _judge_all(rows, judge, timeout, concurrency)
-    return [_graded(row, verdict, judge_name, version) for row, verdict in zip(rows, verdicts, strict=True)]
+    return [_graded(row, verdict, named, version) for row, verdict in zip(rows, verdicts, strict=True)]
+
+
+def judge_verdict(
+    judge: Callable[[dict[str, Any]], Any], row: dict[str, Any], *, timeout: float | None = None,
+) -> Verdict:
+    """Run ``judge`` on one row under the judge contract: the one runner every face uses.
+
+    :func:`run_judge`, :meth:`whileai_env.Episode.reward` (so the Gymnasium env) and
+    ``simulate(...).grade()`` all come here, so a sync or async judge, one that raises, hangs or
+    returns junk gets the same status and reward whichever way the row was graded. ``row`` is
+    handed to the judge as it is: pass a copy you own.
+
+    >>> judge_verdict(lambda row: {"reward": 1, "why": "ok"}, {}).meta
+    {'why': 'ok'}
+    """
+    return _judge_all([row], judge, timeout, 1, copy_rows=False)[0]
+
+
+def judgment_columns(verdict: Verdict, judge_name: str, version: str | None = None) -> dict[str, Any]:
+    """The row columns a verdict sets: ``reward``, ``reason``, ``markers`` (the judge's),
+    ``judge_name``, ``judge_status`` and ``judge_meta`` (with ``version`` when given)."""
+    meta = dict(verdict.meta)
+    if version is not None:
+        meta["version"] = version
+    return {"reward": verdict.reward, "reason": verdict.reason, "markers": dict(verdict.markers),
+            "judge_name": judge_name, "judge_status": verdict.status, "judge_meta": meta}
+
+
+def judge_name(judge: Callable[..., Any]) -> str:
+    """The name a judge's rows carry: the function's (through ``functools.partial``), else its type's."""
+    target: Any = judge
+    while isinstance(target, functools.partial):
+        target = target.func
+    name = getattr(target, "__name__", None)
+    return name if isinstance(name, str) and name else type(target).__name__
 
 
 def judge_report(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:
@@ -217,14 +252,6 @@ def _from_mapping(value: Mapping[str, Any]) -> Verdict:
     return Verdict("ok", reward, reason, markers, meta)
 
 
-def _callable_name(judge: Callable[..., Any]) -> str:
-    target: Any = judge
-    while isinstance(target, functools.partial):
-        target = target.func
-    name = getattr(target, "__name__", None)
-    return name if isinstance(name, str) and name else type(target).__name__
-
-
 async def _await(awaitable: Awaitable[Any]) -> Any:
     return await awaitable
 
@@ -235,10 +262,28 @@ def _judge_one(judge: Callable[[dict[str, Any]], Any], row: dict[str, Any]) -> V
         if isinstance(value, Awaitable):
             import asyncio
 
-            value = asyncio.run(_await(value))
+            value = asyncio.run(_await(value))  # on its own loop: this runs on a thread with none
         return normalise_verdict(value)
     except BaseException as exc:  # a judge's failure is data about the row, never a crash
         return _failed("error", f"{type(exc).__name__}: {exc}", meta={"error_type": type(exc).__name__})
+
+
+def _inline(judge: Callable[..., Any], timeout: float | None, concurrency: int) -> bool:
+    """Whether the rows can be judged on this thread: one at a time, no clock, and no async judge
+    meeting a running event loop (``asyncio.run`` refuses inside one, as in verifiers' rollouts)."""
+    if timeout is not None or concurrency != 1:
+        return False
+    import inspect
+
+    if not (inspect.iscoroutinefunction(judge) or inspect.iscoroutinefunction(type(judge).__call__)):
+        return True
+    import asyncio
+
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return True
+    return False
 
 
 def _judge_all(
@@ -246,8 +291,15 @@ def _judge_all(
     judge: Callable[[dict[str, Any]], Any],
     timeout: float | None,
     concurrency: int,
+    *,
+    copy_rows: bool = True,
 ) -> list[Verdict]:
     """Run the judge on every row, ``concurrency`` at a time; verdicts in row order."""
+    def view(row: Mapping[str, Any]) -> dict[str, Any]:
+        return copy.deepcopy(dict(row)) if copy_rows else cast("dict[str, Any]", row)
+
+    if _inline(judge, timeout, concurrency):
+        return [_judge_one(judge, view(row)) for row in rows]
     verdicts: list[Verdict | None] = [None] * len(rows)
     finished: queue.SimpleQueue[tuple[int, Verdict]] = queue.SimpleQueue()
     running: dict[int, float] = {}
@@ -258,10 +310,9 @@ def _judge_all(
 
     while next_index < len(rows) or running:
         while len(running) < concurrency and next_index < len(rows):
-            view = copy.deepcopy(dict(rows[next_index]))
             running[next_index] = time.monotonic()
             threading.Thread(
-                target=work, args=(next_index, view), name=f"whileai-judge-{next_index}", daemon=True,
+                target=work, args=(next_index, view(rows[next_index])), name=f"whileai-judge-{next_index}", daemon=True,
             ).start()
             next_index += 1
         wait = None if timeout is None else max(0.0, min(running.values()) + timeout - time.monotonic())
@@ -283,20 +334,10 @@ def _judge_all(
     return cast("list[Verdict]", verdicts)  # the loop ends only once every row has a verdict
 
 
-def _graded(row: Mapping[str, Any], verdict: Verdict, judge_name: str, version: str | None) -> dict[str, Any]:
+def _graded(row: Mapping[str, Any], verdict: Verdict, name: str, version: str | None) -> dict[str, Any]:
     out = copy.deepcopy(dict(row))
     existing = out.get("markers")
-    markers = dict(existing) if isinstance(existing, Mapping) else {}
-    markers.update(verdict.markers)
-    meta = dict(verdict.meta)
-    if version is not None:
-        meta["version"] = version
-    out.update(
-        reward=verdict.reward,
-        reason=verdict.reason,
-        markers=markers,
-        judge_name=judge_name,
-        judge_status=verdict.status,
-        judge_meta=meta,
-    )
+    columns = judgment_columns(verdict, name, version)
+    columns["markers"] = {**(dict(existing) if isinstance(existing, Mapping) else {}), **columns["markers"]}
+    out.update(columns)
     return out

@@ -134,7 +134,7 @@ def simulate(
         if not rows:
             raise ValueError("tasks= holds no rows to re-run")
         pinned = tasks_from_rows(rows, the_spec)
-        inherited = max(max(int(r.get("repeats") or 1), 1 + int(r.get("rollout_index") or 0)) for r in rows)
+        inherited = max(_repeats_of(r) for r in rows)
         topo = replace(topo, repeats=repeats if repeats is not None else inherited)
         task_stream: Iterator[Task] = iter(pinned)
     else:
@@ -179,6 +179,13 @@ def simulate(
         _rewrite(writer.path, trajectories)
     return SimulationData(trajectories, search=search, spec=the_spec, mode=mode, phrasings=topo.phrasings,
                           repeats=topo.repeats, output=writer.path if writer else None)
+
+
+def _repeats_of(item: Task | Mapping[str, Any]) -> int:
+    """The k a pinned task was played at: its ``repeats``, or more if a row shows a later rollout."""
+    if isinstance(item, Task):
+        return item.repeats
+    return max(int(item.get("repeats") or 1), 1 + int(item.get("rollout_index") or 0))
 
 
 def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator[Task]:
