@@ -259,35 +259,63 @@ def to_row(
     if rollout is None:
         raise TypeError("to_row needs a Rollout")
     extra = thaw(rollout.extra)
+    kept = extra.pop("privileged", None)
+    fields: dict[str, Any] = {
+        "rollout_index": rollout.rollout_index, "messages": thaw(rollout.messages), "steps": thaw(rollout.steps),
+        "final_text": rollout.final_text, "faults": thaw(rollout.faults), "truncated": rollout.truncated,
+    }
+    fields.update((name, thaw(getattr(rollout, name))) for name in _ROLLOUT_OPTIONAL if getattr(rollout, name) is not None)
+    fields.update(extra)
+    graded = None
+    if judgment is not None:
+        graded = {k: getattr(judgment, k) for k in _JUDGE_KEYS}
+        graded["judge_meta"] = thaw(judgment.judge_meta) if judgment.judge_meta is not None else None
+    scores = {m.name: m.value for m in markers} if markers or judgment is not None else None
+    return assemble_row(task, fields, graded=graded, markers=scores, marker_meta=_marker_meta(markers),
+                        privileged=kept if isinstance(kept, dict) else None)
+
+
+def assemble_row(
+    task: Task | None,
+    fields: Mapping[str, Any],
+    *,
+    graded: Mapping[str, Any] | None = None,
+    markers: Mapping[str, float] | None = None,
+    marker_meta: Mapping[str, Any] | None = None,
+    privileged: Mapping[str, Any] | None = None,
+) -> dict[str, Any]:
+    """The one row serializer: a task's columns, a rollout's ``fields``, then a judge's columns.
+
+    :func:`to_row` and :meth:`whileai_env.Episode.row` both come here. ``graded`` holds the judge
+    columns (``reward``, ``reason``, ``judge_name``, ``judge_status``, ``judge_meta``); ``privileged``
+    adds to the task's privileged block (a spec's rubric, say), which is left out when it is empty.
+    """
     row: dict[str, Any] = {}
-    privileged = None
+    block = None
     if task is not None:
         row["schema_version"] = SCHEMA_VERSION
-        task_columns = task.to_dict()
-        privileged = task_columns.pop("privileged")
-        row.update(task_columns)
-        kept = extra.pop("privileged", None)
-        if isinstance(kept, dict):
-            privileged = {**privileged, **kept}
-        elif not (privileged.get("hidden_state") or privileged.get("reference") or privileged.get("principle")):
-            privileged = None
-    row.update(
-        rollout_index=rollout.rollout_index,
-        messages=thaw(rollout.messages),
-        steps=thaw(rollout.steps),
-        final_text=rollout.final_text,
-        faults=thaw(rollout.faults),
-        truncated=rollout.truncated,
-    )
-    for name in _ROLLOUT_OPTIONAL:
-        value = getattr(rollout, name)
-        if value is not None:
-            row[name] = thaw(value)
-    row.update(extra)
-    if judgment is not None:
-        row.update(reward=judgment.reward, reason=judgment.reason)
-    if markers or judgment is not None:
-        row["markers"] = {m.name: m.value for m in markers}
+        columns = task.to_dict()
+        block = columns.pop("privileged")
+        row.update(columns)
+        if privileged:
+            block = {**block, **privileged}
+        elif not (block.get("hidden_state") or block.get("reference") or block.get("principle")):
+            block = None
+    row.update(fields)
+    if graded is not None:
+        row.update(reward=graded.get("reward"), reason=graded.get("reason"))
+    if markers is not None:
+        row["markers"] = dict(markers)
+    if marker_meta:
+        row["marker_meta"] = dict(marker_meta)
+    if graded is not None:
+        row.update((k, graded.get(k)) for k in ("judge_name", "judge_status", "judge_meta"))
+    if block is not None:
+        row["privileged"] = block
+    return row
+
+
+def _marker_meta(markers: Sequence[Marker]) -> dict[str, Any]:
     meta = {}
     for m in markers:
         entry: dict[str, Any] = {}
@@ -297,14 +325,7 @@ def to_row(
             entry["evidence"] = thaw(m.evidence)
         if entry:
             meta[m.name] = entry
-    if meta:
-        row["marker_meta"] = meta
-    if judgment is not None:
-        row.update(judge_name=judgment.judge_name, judge_status=judgment.judge_status,
-                   judge_meta=thaw(judgment.judge_meta) if judgment.judge_meta is not None else None)
-    if privileged is not None:
-        row["privileged"] = privileged
-    return row
+    return meta
 
 
 def _drops(mapping: Mapping[str, Any]) -> frozenset[str]:

@@ -24,7 +24,6 @@ from whileai_env.episode.user import DEFAULT_AVG_TURNS, make_user
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
 
-SCHEMA_VERSION = "1"
 DEFAULT_ERROR_BUDGET = 3
 
 
@@ -248,43 +247,29 @@ class Episode:
 
     def row(self) -> dict[str, Any]:
         """The rollout so far as a schema-v1 row (privileged block included, for judges)."""
-        task = self.task
-        privileged = task.privileged.to_dict()
-        if self.spec.rubric:
-            privileged["rubric"] = self.spec.rubric
-        row: dict[str, Any] = {
-            "schema_version": SCHEMA_VERSION,
-            "task_id": task.task_id,
-            "scenario_id": task.scenario_id,
-            "scenario_dimensions": task.dimensions,
-            "seed": task.seed,
-            "situation": task.situation,
-            "phrasing": task.phrasing,
-            "repeats": task.repeats,
+        from whileai_env.data.rows import assemble_row
+
+        fields: dict[str, Any] = {
             "rollout_index": self.rollout_index,
-            "prompt": task.opener,
             "messages": copy_json(self.messages),
             "steps": copy_json(self._external_steps if self._external_steps is not None else self.world.ledger),
             "final_text": self.final_text,
             "faults": copy_json(self.world.faults_fired),
-            "fault_plan": task.faults.to_dict() if task.faults else None,
-            "world_state": task.world.state,
-            "world": task.world.to_dict(),
+            "truncated": self.truncated,
+            "world_state": self.task.world.state,
             "tools": list(self.spec.tool_names),
             "tool_locators": _tool_locators(self.spec),
             "tool_kinds": _tool_kinds(self.spec),
             "spec_hash": self.spec.content_hash,
             "turns": self.turns,
-            "truncated": self.truncated,
             "stop_reason": self.stop_reason,
-            "privileged": privileged,
         }
         if self.turn_meta:
-            row["turn_meta"] = copy.deepcopy(self.turn_meta)
-            row.update(_meta_totals(self.turn_meta))
-        if self._reward is not None:
-            row.update(self._reward)
-        return row
+            fields["turn_meta"] = copy.deepcopy(self.turn_meta)
+            fields.update(_meta_totals(self.turn_meta))
+        graded = self._reward
+        return assemble_row(self.task, fields, graded=graded, markers=graded["markers"] if graded else None,
+                            privileged={"rubric": self.spec.rubric} if self.spec.rubric else None)
 
     def reward(self) -> dict[str, Any]:
         """Grade the episode (once): ``{"reward", "reason", "markers", "judge_name", "judge_status", ...}``.
