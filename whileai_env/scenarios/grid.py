@@ -105,12 +105,15 @@ class Grid:
             "texture": ax.TEXTURES,
         }
 
-    def coverage(self, cells: Iterable[Cell]) -> dict[str, float]:
-        """Share of each axis's values that ``cells`` touch (1.0 = every value seen)."""
+    def coverage(self, cells: Iterable[Cell | Mapping[str, str]]) -> dict[str, float]:
+        """Share of each axis's values that ``cells`` touch (1.0 = every value seen); a cell may be
+        given by its coordinates (a row's ``scenario_dimensions``)."""
         seen: dict[str, set[str]] = {name: set() for name in self.axes}
         for cell in cells:
-            for name, value in cell.coordinates().items():
-                seen[name].add(value)
+            coordinates = cell.coordinates() if isinstance(cell, Cell) else cell
+            for name, value in coordinates.items():
+                if name in seen:
+                    seen[name].add(value)
         return {name: len(seen[name] & set(vals)) / len(vals) for name, vals in self.axes.items()}
 
     def summary(self) -> dict[str, Any]:

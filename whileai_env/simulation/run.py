@@ -341,9 +341,7 @@ class _Runner:
 
     def _search(self, stopped: str | None) -> dict[str, Any]:
         elapsed = time.perf_counter() - self.started
-        dims = [r.get("scenario_dimensions") or {} for r in self.rows]
-        coverage = {axis: len({d.get(axis) for d in dims} & set(values)) / len(values)
-                    for axis, values in self.grid.axes.items()}
+        coverage = self.grid.coverage(r.get("scenario_dimensions") or {} for r in self.rows)
         search: dict[str, Any] = {
             "stopped_because": stopped or "budget",
             "rows": len(self.rows),
