@@ -3,25 +3,54 @@
 Accepted: an OpenAI assistant message dict (``tool_calls``, parallel calls included), its JSON
 string, or raw model text with tool calls as ``<tool_call>{...}</tool_call>`` blocks
 (Qwen/Hermes templates), a fenced or bare JSON ``{"name", "arguments"}`` object, or a JSON list of
-them. Nothing here raises: a call that cannot be read becomes a :class:`ToolCall` with
-``error`` set, so the engine can answer it with an error the policy can learn from.
+them.
+
+Nothing here raises, and every path is linear in the size of the action: a policy in training
+emits anything, and one bad turn must cost the policy a malformed call, not the run. Text is
+scanned with ``str.find`` (no backtracking regex), JSON is read through
+:mod:`whileai_env._util.bounded_json` (nesting and number length bounded before decoding), an
+action over :data:`MAX_ACTION_CHARS` is not read at all, and at most :data:`MAX_CALLS` calls run
+per turn. Whatever cannot be read becomes a :class:`ToolCall` with ``error`` set, and its
+``arguments`` a string, so the engine answers it with an error the policy can learn from and the
+row records it in a schema-valid way.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import reprlib
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-_TOOL_CALL_BLOCK = re.compile(r"<tool_call>\s*(.*?)\s*(?:</tool_call>|$)", re.DOTALL)
-_FENCE = re.compile(r"```(?:json|tool_call|tool)?\s*(\{.*?\}|\[.*?\])\s*```", re.DOTALL)
+from whileai_env._util.bounded_json import (
+    MAX_DEPTH,
+    JsonLimitError,
+    depth_exceeds,
+    loads,
+    to_plain,
+    type_name,
+)
+
+#: Most characters in one action (text, or all the strings of a message dict together).
+MAX_ACTION_CHARS = 262_144
+#: Most tool calls run in one turn; the rest are answered by one malformed call saying so.
+MAX_CALLS = 64
+#: Longest tool name or call id read as given (a spec's names have at most 64 characters).
+MAX_NAME_CHARS = 128
+#: Deepest nesting of a message dict around its arguments (message, tool_calls, [i], function).
+_ENVELOPE_DEPTH = MAX_DEPTH + 4
+_OPEN, _CLOSE = "<tool_call>", "</tool_call>"
+_BODY = r"(?:[^`]|`(?!``))*?"  # anything up to the next fence, lazily
+_FENCED = re.compile(rf"```(?:json|tool_call|tool)?\s*+(\{{{_BODY}\}}|\[{_BODY}\])\s*+```")
+_PREVIEW = reprlib.Repr()
+_PREVIEW.maxstring = _PREVIEW.maxother = 120
 
 
 @dataclass(frozen=True)
 class ToolCall:
-    """One call as the agent sent it. ``arguments`` is a dict, or the raw value when malformed."""
+    """One call as the agent sent it. ``arguments`` is a dict, or (when malformed) a string."""
 
     id: str
     name: str
@@ -29,8 +58,15 @@ class ToolCall:
     error: str | None = None
 
     def to_openai(self) -> dict:
+        """The call in OpenAI shape; ``arguments`` as JSON text (never raises)."""
         args = self.arguments
-        text = args if isinstance(args, str) else json.dumps(args, ensure_ascii=False, default=str)
+        if isinstance(args, str):
+            text = args
+        else:
+            try:
+                text = json.dumps(args, ensure_ascii=False, default=str)
+            except Exception:
+                text = f"<arguments that cannot be written as JSON: {type_name(args)}>"
         return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": text}}
 
 
@@ -49,34 +85,93 @@ class Action:
         return message
 
 
+# ---------------------------------------------------------------------------------------------
+# Malformed values
+
+
+def preview(value: Any) -> str:
+    """A short, printable description of any value, as the arguments of a malformed call.
+
+    Never raises and never reads as a JSON object, so the world can only reject it.
+    """
+    try:
+        text = _PREVIEW.repr(value)
+    except Exception:
+        text = f"<{type_name(value)}>"
+    return text if not text.lstrip().startswith("{") else f"<{text}>"
+
+
+def _malformed(call_id: str, reason: str, raw: Any = None, name: str = "") -> ToolCall:
+    """A call that could not be read: ``raw`` kept as text when it is text, previewed otherwise."""
+    arguments = raw if isinstance(raw, str) else preview(raw)
+    return ToolCall(call_id, name, arguments, reason)
+
+
+def _malformed_action(prefix: str, reason: str, raw: Any = None) -> Action:
+    """A whole turn that could not be read: one malformed call that says why."""
+    return Action(content="", tool_calls=(_malformed(f"{prefix}_0", reason, raw),))
+
+
+def _unread(raw: str, reason: str) -> str:
+    """What a call records for argument text it refused to decode: not JSON, so the world
+    rejects it too (the raw text might decode there, past this module's limits)."""
+    return f"<not read ({reason}): {raw[:200]}>"
+
+
+def _json_text(value: Any) -> str:
+    """Plain JSON ``value`` as text (it came through :func:`to_plain` or ``json.loads``)."""
+    try:
+        return json.dumps(value, ensure_ascii=False)
+    except Exception:
+        return preview(value)
+
+
+# ---------------------------------------------------------------------------------------------
+# Calls
+
+
 def _decode_arguments(raw: Any) -> tuple[Any, str | None]:
+    """``(arguments, error)``: a dict and ``None``, or the arguments as text and why they fail."""
     if raw is None:
         return {}, None
-    if isinstance(raw, Mapping):
-        return dict(raw), None
-    if isinstance(raw, str):
-        if not raw.strip():
-            return {}, None
-        try:
-            value = json.loads(raw)
-        except json.JSONDecodeError as exc:
-            return raw, f"arguments are not valid JSON ({exc.msg} at position {exc.pos})"
-        if isinstance(value, dict):
-            return value, None
-        return value, f"arguments must be a JSON object, got {type(value).__name__}"
-    return raw, f"arguments must be a JSON object, got {type(raw).__name__}"
+    if isinstance(raw, dict):
+        if depth_exceeds(raw, MAX_DEPTH):
+            return preview(raw), f"arguments are nested deeper than {MAX_DEPTH} levels"
+        return raw, None
+    if not isinstance(raw, str):
+        return _json_text(raw), f"arguments must be a JSON object, got {type_name(raw)}"
+    if not raw.strip():
+        return {}, None
+    try:
+        value = loads(raw)
+    except JsonLimitError as exc:
+        return _unread(raw, str(exc)), f"arguments are not readable JSON: {exc}"
+    except json.JSONDecodeError as exc:
+        return raw, f"arguments are not valid JSON ({exc.msg} at position {exc.pos})"
+    if isinstance(value, dict):
+        return value, None
+    return raw, f"arguments must be a JSON object, got {type_name(value)}"
+
+
+def _short_string(value: Any) -> str | None:
+    """``value`` when it is a non-empty string short enough to be a name or an id."""
+    return value if isinstance(value, str) and 0 < len(value) <= MAX_NAME_CHARS else None
 
 
 def _call_from_mapping(item: Any, call_id: str) -> ToolCall:
-    if not isinstance(item, Mapping):
-        return ToolCall(call_id, "", item, f"a tool call must be an object, got {type(item).__name__}")
-    cid = item.get("id") if isinstance(item.get("id"), str) and item.get("id") else call_id
-    body = item.get("function") if isinstance(item.get("function"), Mapping) else item
+    """One call from plain JSON (OpenAI ``{"function": {...}}`` or bare ``{"name", ...}``)."""
+    if not isinstance(item, dict):
+        return _malformed(call_id, f"a tool call must be an object, got {type_name(item)}", _json_text(item))
+    cid = _short_string(item.get("id")) or call_id
+    body = item.get("function") if isinstance(item.get("function"), dict) else item
     name = body.get("name")
     raw_args = body.get("arguments", body.get("parameters", body.get("args")))
     arguments, error = _decode_arguments(raw_args)
+    if isinstance(name, str) and len(name) > MAX_NAME_CHARS:
+        error = f"the function name is {len(name):,} characters long (the limit is {MAX_NAME_CHARS})"
+        return ToolCall(cid, name[:MAX_NAME_CHARS], arguments, error)
     if not isinstance(name, str) or not name:
-        return ToolCall(cid, "" if not isinstance(name, str) else name, arguments, "the tool call has no function name")
+        return ToolCall(cid, "", arguments, "the tool call has no function name")
     return ToolCall(cid, name, arguments, error)
 
 
@@ -94,40 +189,14 @@ def _calls_from_json(value: Any, prefix: str) -> list[ToolCall] | None:
     return None
 
 
-def _parse_text(text: str, prefix: str) -> Action:
-    blocks = _TOOL_CALL_BLOCK.findall(text)
-    if "<tool_call>" in text:
-        calls: list[ToolCall] = []
-        for i, block in enumerate(blocks):
-            try:
-                value = json.loads(block)
-            except json.JSONDecodeError as exc:
-                calls.append(ToolCall(f"{prefix}_{i}", "", block, f"tool call is not valid JSON ({exc.msg})"))
-                continue
-            parsed = _calls_from_json(value, f"{prefix}_{i}")
-            calls.extend(parsed or [_call_from_mapping(value, f"{prefix}_{i}")])
-        content = _TOOL_CALL_BLOCK.sub("", text).strip()
-        return Action(content=content, tool_calls=tuple(_renumber(calls, prefix)))
-    stripped = text.strip()
-    if stripped[:1] in "{[":
-        try:
-            value = json.loads(stripped)
-        except json.JSONDecodeError:
-            value = None
-        if isinstance(value, Mapping) and value.get("role") == "assistant":
-            return parse_action(value, prefix=prefix)
-        calls = _calls_from_json(value, prefix)
-        if calls is not None:
-            return Action(content="", tool_calls=tuple(calls))
-    fenced = _FENCE.search(text)
-    if fenced:
-        try:
-            calls = _calls_from_json(json.loads(fenced.group(1)), prefix)
-        except json.JSONDecodeError:
-            calls = None
-        if calls is not None:
-            return Action(content=_FENCE.sub("", text, count=1).strip(), tool_calls=tuple(calls))
-    return Action(content=text)
+def _capped(calls: list[ToolCall], prefix: str, more: bool = False) -> list[ToolCall]:
+    """At most :data:`MAX_CALLS` calls, then (when there were more, or ``more`` says so) one
+    malformed call saying the rest were not run."""
+    if len(calls) <= MAX_CALLS and not more:
+        return calls
+    note = _malformed(f"{prefix}_{MAX_CALLS}", f"more than {MAX_CALLS} tool calls in one turn; the calls "
+                                               f"after the first {MAX_CALLS} were not run", "")
+    return [*calls[:MAX_CALLS], note]
 
 
 def _renumber(calls: list[ToolCall], prefix: str) -> list[ToolCall]:
@@ -140,34 +209,181 @@ def _renumber(calls: list[ToolCall], prefix: str) -> list[ToolCall]:
     return out
 
 
+# ---------------------------------------------------------------------------------------------
+# Text
+
+
+def _split_blocks(text: str) -> tuple[list[str], str]:
+    """The ``<tool_call>`` blocks of ``text`` (an unclosed one runs to the end) and the text
+    around them. Linear: each ``find`` starts where the last one stopped."""
+    blocks: list[str] = []
+    rest: list[str] = []
+    pos = 0
+    while True:
+        start = text.find(_OPEN, pos)
+        if start < 0:
+            rest.append(text[pos:])
+            break
+        rest.append(text[pos:start])
+        body = start + len(_OPEN)
+        end = text.find(_CLOSE, body)
+        blocks.append((text[body:] if end < 0 else text[body:end]).strip())
+        if end < 0:
+            break
+        pos = end + len(_CLOSE)
+    return blocks, "".join(rest).strip()
+
+
+def _block_calls(block: str, call_id: str) -> list[ToolCall]:
+    """The calls one ``<tool_call>`` block holds (one malformed call when it is not JSON)."""
+    try:
+        value = loads(block)
+    except JsonLimitError as exc:
+        return [_malformed(call_id, f"tool call is not readable JSON: {exc}", block)]
+    except json.JSONDecodeError as exc:
+        return [_malformed(call_id, f"tool call is not valid JSON ({exc.msg})", block)]
+    return _calls_from_json(value, call_id) or [_call_from_mapping(value, call_id)]
+
+
+def _find_fence(text: str) -> tuple[int, int, str] | None:
+    """The first fenced block whose body is a JSON object or array: ``(start, end, body)``.
+
+    One regex search, linear: the body never crosses a fence and the whitespace runs are
+    possessive, so a failed attempt costs the text up to the next fence and is never retried.
+    """
+    found = _FENCED.search(text)
+    return None if found is None else (found.start(), found.end(), found.group(1))
+
+
+def _parse_text(text: str, prefix: str) -> Action:
+    if len(text) > MAX_ACTION_CHARS:
+        return _malformed_action(prefix, f"the action is {len(text):,} characters long (the limit is "
+                                         f"{MAX_ACTION_CHARS:,}); nothing in it was read", text[:200])
+    if _OPEN in text:
+        blocks, content = _split_blocks(text)
+        calls = [c for i, block in enumerate(blocks[:MAX_CALLS]) for c in _block_calls(block, f"{prefix}_{i}")]
+        calls = _capped(calls, prefix, more=len(blocks) > MAX_CALLS)
+        return Action(content=content, tool_calls=tuple(_renumber(calls, prefix)))
+    stripped = text.strip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = loads(stripped)
+        except ValueError:  # JSONDecodeError or JsonLimitError: then it is text
+            value = None
+        if isinstance(value, dict) and value.get("role") == "assistant":
+            return _parse_message(value, prefix)
+        calls = _calls_from_json(value, prefix)
+        if calls is not None:
+            return Action(content="", tool_calls=tuple(_capped(calls, prefix)))
+    fence = _find_fence(text)
+    if fence is not None:
+        start, end, body = fence
+        try:
+            calls = _calls_from_json(loads(body), prefix)
+        except ValueError:
+            calls = None
+        if calls is not None:
+            content = (text[:start] + text[end:]).strip()
+            return Action(content=content, tool_calls=tuple(_capped(calls, prefix)))
+    return Action(content=text)
+
+
+# ---------------------------------------------------------------------------------------------
+# Messages
+
+
+def _content_text(content: Any) -> str:
+    """The text of a message's ``content``: a string, or the string parts of a list of parts."""
+    if content is None:
+        return ""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = (p.get("text") if isinstance(p, dict) else p for p in content)
+        return "".join(p for p in parts if isinstance(p, str))
+    return _json_text(content)
+
+
+def _parse_message(message: Any, prefix: str) -> Action:
+    """An OpenAI-style assistant message (or a bare call dict), any values inside."""
+    try:
+        plain = to_plain(message, max_depth=_ENVELOPE_DEPTH, max_items=MAX_ACTION_CHARS)
+    except JsonLimitError as exc:
+        return _malformed_action(prefix, f"the message cannot be read: {exc}", message)
+    text = _content_text(plain.get("content"))
+    raw_calls = plain.get("tool_calls")
+    if raw_calls is None and _is_call(plain) and "role" not in plain:
+        raw_calls = [plain]
+    if raw_calls is None:
+        return _parse_text(text, prefix) if _OPEN in text else Action(content=text)
+    if not isinstance(raw_calls, list):
+        raw_calls = [raw_calls]
+    calls = [_call_from_mapping(c, f"{prefix}_{i}") for i, c in enumerate(raw_calls[:MAX_CALLS])]
+    calls = _capped(calls, prefix, more=len(raw_calls) > MAX_CALLS)
+    return Action(content=text, tool_calls=tuple(_renumber(calls, prefix)))
+
+
+def _checked(action: Action, prefix: str) -> Action:
+    """``action`` itself when it is well formed, else the same turn read afresh as a message."""
+    content, calls = action.content, action.tool_calls
+    if (type(content) is str and len(content) <= MAX_ACTION_CHARS and type(calls) is tuple
+            and len(calls) <= MAX_CALLS and all(_well_formed(c) for c in calls)):
+        return action
+    raw_calls = [
+        {"id": c.id, "function": {"name": c.name, "arguments": c.arguments}} if isinstance(c, ToolCall) else c
+        for c in _as_list(action.tool_calls)
+    ]
+    return _parse_message({"content": action.content, "tool_calls": raw_calls}, prefix)
+
+
+def _well_formed(call: Any) -> bool:
+    if not isinstance(call, ToolCall) or type(call.id) is not str or type(call.name) is not str:
+        return False
+    if type(call.arguments) is str:
+        return True
+    try:
+        to_plain(call.arguments, max_items=MAX_ACTION_CHARS, bytes_as_text=False)
+    except JsonLimitError:
+        return False
+    return type(call.arguments) is dict
+
+
+def _as_list(value: Any) -> list[Any]:
+    try:
+        return list(value)[: MAX_CALLS + 1]
+    except Exception:
+        return [value]
+
+
+def _parse_any(action: Any, prefix: str) -> Action:
+    if isinstance(action, Action):
+        return _checked(action, prefix)
+    if action is None:
+        return Action(content="")
+    if isinstance(action, str):
+        return _parse_text(action if type(action) is str else str.__str__(action), prefix)
+    if isinstance(action, bytes | bytearray | memoryview):
+        if len(action) > 4 * MAX_ACTION_CHARS:
+            return _malformed_action(prefix, f"the action is {len(action):,} bytes long; nothing in it was read")
+        return _parse_text(bytes(action).decode("utf-8", errors="replace"), prefix)
+    if isinstance(action, Mapping):
+        return _parse_message(action, prefix)
+    if isinstance(action, list | tuple) and action and all(isinstance(v, Mapping) for v in action[: MAX_CALLS + 1]):
+        return _parse_message({"tool_calls": list(action)}, prefix)
+    return _malformed_action(
+        prefix, f"the action must be text or an assistant message, got {type_name(action)}", action)
+
+
 def parse_action(action: Any, *, prefix: str = "call") -> Action:
-    """Read an agent turn of any accepted shape; never raises.
+    """Read an agent turn of any accepted shape; never raises, linear time.
 
     >>> a = parse_action('<tool_call>{"name": "get_order", "arguments": {"order_id": "4412"}}</tool_call>')
     >>> a.tool_calls[0].name, a.tool_calls[0].arguments
     ('get_order', {'order_id': '4412'})
+    >>> parse_action(float("nan")).tool_calls[0].error
+    'the action must be text or an assistant message, got float'
     """
-    if isinstance(action, Action):
-        return action
-    if isinstance(action, bytes):
-        action = action.decode("utf-8", errors="replace")
-    if isinstance(action, str):
-        return _parse_text(action, prefix)
-    if isinstance(action, Mapping):
-        content = action.get("content")
-        if isinstance(content, list):
-            content = "".join(p.get("text", "") for p in content if isinstance(p, Mapping))
-        text = content if isinstance(content, str) else ("" if content is None else str(content))
-        raw_calls = action.get("tool_calls")
-        if raw_calls is None and _is_call(action) and "role" not in action:
-            raw_calls = [action]
-        if raw_calls is None:
-            return _parse_text(text, prefix) if "<tool_call>" in text else Action(content=text)
-        if not isinstance(raw_calls, list):
-            raw_calls = [raw_calls]
-        calls = [_call_from_mapping(c, f"{prefix}_{i}") for i, c in enumerate(raw_calls)]
-        return Action(content=text, tool_calls=tuple(_renumber(calls, prefix)))
-    if isinstance(action, list) and action and all(isinstance(v, Mapping) for v in action):
-        calls = [_call_from_mapping(c, f"{prefix}_{i}") for i, c in enumerate(action)]
-        return Action(content="", tool_calls=tuple(calls))
-    return Action(content="" if action is None else str(action))
+    try:
+        return _parse_any(action, prefix)
+    except Exception as exc:  # the last guard: a hostile object's own methods may raise anything
+        return _malformed_action(prefix, f"the action could not be read ({type_name(exc)})")
