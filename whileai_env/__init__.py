@@ -1,8 +1,14 @@
 """whileai-env: an agent's tool specs and system prompt as a seeded, verifiable RL environment.
 
+The public API is this namespace. It is generated from one table, :data:`_PUBLIC` (name → the
+module that defines it), and every name loads on first use (PEP 562), so ``import whileai_env``
+stays light: it imports the errors and registers the Gymnasium id, nothing else.
+
 >>> import whileai_env as wenv
->>> spec = wenv.load_spec("configs/specs/order-support.json")  # doctest: +SKIP
->>> tasks = wenv.draw_tasks(spec, 10, seed=0)                   # doctest: +SKIP
+>>> spec = wenv.load_spec(tools=[{"name": "get_order", "parameters": {"type": "object",
+...     "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}}])
+>>> [task.dimensions["tool"] in ("get_order", "unrelated") for task in wenv.draw_tasks(spec, 3, seed=0)]
+[True, True, True]
 """
 
 from __future__ import annotations
@@ -12,42 +18,77 @@ from typing import TYPE_CHECKING, Any
 
 import gymnasium as _gymnasium
 
-from whileai_env.errors import MissingExtraError, SpecError, WhileaiError
-from whileai_env.scenarios.draw import draw_tasks, make_task
-from whileai_env.scenarios.faults import FaultRule, FaultSchedule
-from whileai_env.scenarios.grid import Cell, Grid, build_grid
-from whileai_env.scenarios.task import TOPOLOGY, Privileged, Task, Topology, WorldPlan
-from whileai_env.spec.clauses import Clause, split_policy
-from whileai_env.spec.load import Spec, Tool, load_spec
-from whileai_env.writer import write_opener
+from whileai_env.errors import (
+    AgentError,
+    ConfigError,
+    EpisodeOver,
+    MissingExtraError,
+    OutputExistsError,
+    PrivilegedLeakError,
+    ResumeMismatchError,
+    RowError,
+    SpecError,
+    WhileaiError,
+)
 
 if "whileai/agent-v0" not in _gymnasium.registry:
     _gymnasium.register(id="whileai/agent-v0", entry_point="whileai_env.envs.gym:AgentEnv")
 
-# The rest of the public API loads on first use (PEP 562), so ``import whileai_env`` stays fast:
-# name -> the module that defines it.
-_LAZY = {
-    "World": "whileai_env.world", "WorldOptions": "whileai_env.world", "register_fault_kind": "whileai_env.world",
-    "Episode": "whileai_env.episode.engine", "EpisodeOver": "whileai_env.episode.engine", "StepResult": "whileai_env.episode.engine",
-    "SimulatedUser": "whileai_env.episode.user",
-    "task_checklist": "whileai_env.grading", "conduct_grade": "whileai_env.grading",
-    "leak_report": "whileai_env.grading", "format_leak_report": "whileai_env.grading",
-    "style_markers": "whileai_env.grading", "style_report": "whileai_env.grading",
+__version__ = "0.1.0"
+
+_ERRORS = ("AgentError", "ConfigError", "EpisodeOver", "MissingExtraError", "OutputExistsError", "PrivilegedLeakError",
+           "ResumeMismatchError", "RowError", "SpecError", "WhileaiError")
+
+#: The public API: name -> the module that defines it.
+_PUBLIC: dict[str, str] = {
+    # spec
+    "Spec": "whileai_env.spec.load", "Tool": "whileai_env.spec.load", "load_spec": "whileai_env.spec.load",
+    "Clause": "whileai_env.spec.clauses", "split_policy": "whileai_env.spec.clauses",
+    # scenarios
+    "Cell": "whileai_env.scenarios.grid", "Grid": "whileai_env.scenarios.grid", "build_grid": "whileai_env.scenarios.grid",
+    "TOPOLOGY": "whileai_env.scenarios.task", "Privileged": "whileai_env.scenarios.task",
+    "Task": "whileai_env.scenarios.task", "Topology": "whileai_env.scenarios.task",
+    "WorldPlan": "whileai_env.scenarios.task",
+    "draw_tasks": "whileai_env.scenarios.draw", "make_task": "whileai_env.scenarios.draw",
+    "rebuild_task": "whileai_env.scenarios.draw", "tasks_from_rows": "whileai_env.scenarios.draw",
+    "FaultRule": "whileai_env.scenarios.faults", "FaultSchedule": "whileai_env.scenarios.faults",
+    "write_opener": "whileai_env.writer.opener",
+    # world
+    "World": "whileai_env.world.mock", "WorldOptions": "whileai_env.world.options",
+    "register_fault_kind": "whileai_env.world.fault_registry",
+    # episode
+    "Episode": "whileai_env.episode.engine", "StepResult": "whileai_env.episode.engine",
+    "StopReason": "whileai_env.episode.stops", "SimulatedUser": "whileai_env.episode.user",
+    # grading
+    "task_checklist": "whileai_env.grading.checklist", "conduct_grade": "whileai_env.grading.conduct",
+    "leak_report": "whileai_env.grading.leak", "format_leak_report": "whileai_env.grading.leak",
+    "style_markers": "whileai_env.grading.style", "style_report": "whileai_env.grading.style",
+    "JUDGE_STATUSES": "whileai_env.grading.judge", "Verdict": "whileai_env.grading.judge",
+    "judge_report": "whileai_env.grading.judge", "normalise_verdict": "whileai_env.grading.judge",
+    "run_judge": "whileai_env.grading.judge",
+    # data
     "Judgment": "whileai_env.data.rows", "Marker": "whileai_env.data.rows", "Rollout": "whileai_env.data.rows",
     "RowParts": "whileai_env.data.rows", "export_row": "whileai_env.data.rows", "from_row": "whileai_env.data.rows",
     "row_errors": "whileai_env.data.rows", "to_row": "whileai_env.data.rows", "validate_row": "whileai_env.data.rows",
-    "JUDGE_STATUSES": "whileai_env.grading.judge", "Verdict": "whileai_env.grading.judge", "judge_report": "whileai_env.grading.judge",
-    "normalise_verdict": "whileai_env.grading.judge", "run_judge": "whileai_env.grading.judge",
-    "PassAt": "whileai_env.analysis", "pass_at": "whileai_env.analysis",
-    "simulate": "whileai_env.simulation", "SimulationData": "whileai_env.simulation",
-    "ScoredData": "whileai_env.simulation",
-    "oracle_agent": "whileai_env.agents", "seeded_agent": "whileai_env.agents", "silent_agent": "whileai_env.agents",
+    "read_rows": "whileai_env.data.jsonl", "write_rows": "whileai_env.data.jsonl",
+    # analysis
+    "PassAt": "whileai_env.analysis.passk", "pass_at": "whileai_env.analysis.passk",
+    # simulation
+    "simulate": "whileai_env.simulation.run", "SimulationConfig": "whileai_env.simulation.config",
+    "SimulationData": "whileai_env.simulation.data", "ScoredData": "whileai_env.simulation.data",
+    # agents
+    "oracle_agent": "whileai_env.agents.reference", "seeded_agent": "whileai_env.agents.reference",
+    "silent_agent": "whileai_env.agents.reference",
 }
-_SUBMODULES = {"world"}
+#: Subpackages reachable as attributes (``whileai_env.world`` is also callable: ``wenv.world(tools)``).
+_SUBMODULES = ("world", "types")
 
-if TYPE_CHECKING:
-    from whileai_env.agents import oracle_agent, seeded_agent, silent_agent
-    from whileai_env.analysis import PassAt, pass_at
+__all__ = sorted([*_PUBLIC, *_ERRORS, *_SUBMODULES, "__version__"])
+
+if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it matches _PUBLIC
+    from whileai_env.agents.reference import oracle_agent, seeded_agent, silent_agent
+    from whileai_env.analysis.passk import PassAt, pass_at
+    from whileai_env.data.jsonl import read_rows, write_rows
     from whileai_env.data.rows import (
         Judgment,
         Marker,
@@ -59,31 +100,33 @@ if TYPE_CHECKING:
         to_row,
         validate_row,
     )
-    from whileai_env.episode.engine import Episode, EpisodeOver, StepResult
+    from whileai_env.episode.engine import Episode, StepResult
+    from whileai_env.episode.stops import StopReason
     from whileai_env.episode.user import SimulatedUser
-    from whileai_env.grading import (
-        conduct_grade,
-        format_leak_report,
-        leak_report,
-        style_markers,
-        style_report,
-        task_checklist,
-    )
-    from whileai_env.grading.judge import (
-        JUDGE_STATUSES,
-        Verdict,
-        judge_report,
-        normalise_verdict,
-        run_judge,
-    )
-    from whileai_env.simulation import ScoredData, SimulationData, simulate
-    from whileai_env.world import World, WorldOptions, register_fault_kind
+    from whileai_env.grading.checklist import task_checklist
+    from whileai_env.grading.conduct import conduct_grade
+    from whileai_env.grading.judge import JUDGE_STATUSES, Verdict, judge_report, normalise_verdict, run_judge
+    from whileai_env.grading.leak import format_leak_report, leak_report
+    from whileai_env.grading.style import style_markers, style_report
+    from whileai_env.scenarios.draw import draw_tasks, make_task, rebuild_task, tasks_from_rows
+    from whileai_env.scenarios.faults import FaultRule, FaultSchedule
+    from whileai_env.scenarios.grid import Cell, Grid, build_grid
+    from whileai_env.scenarios.task import TOPOLOGY, Privileged, Task, Topology, WorldPlan
+    from whileai_env.simulation.config import SimulationConfig
+    from whileai_env.simulation.data import ScoredData, SimulationData
+    from whileai_env.simulation.run import simulate
+    from whileai_env.spec.clauses import Clause, split_policy
+    from whileai_env.spec.load import Spec, Tool, load_spec
+    from whileai_env.world.fault_registry import register_fault_kind
+    from whileai_env.world.mock import World
+    from whileai_env.world.options import WorldOptions
+    from whileai_env.writer.opener import write_opener
 
 
 def __getattr__(name: str) -> Any:
     if name in _SUBMODULES:
         return importlib.import_module(f"whileai_env.{name}")
-    module = _LAZY.get(name)
+    module = _PUBLIC.get(name)
     if module is None:
         raise AttributeError(f"module 'whileai_env' has no attribute {name!r}")
     value = getattr(importlib.import_module(module), name)
@@ -92,68 +135,4 @@ def __getattr__(name: str) -> Any:
 
 
 def __dir__() -> list[str]:
-    return sorted(set(globals()) | set(_LAZY) | _SUBMODULES)
-
-
-__version__ = "0.1.0"
-
-__all__ = [
-    "JUDGE_STATUSES",
-    "TOPOLOGY",
-    "Cell",
-    "Clause",
-    "Episode",
-    "EpisodeOver",
-    "FaultRule",
-    "FaultSchedule",
-    "Grid",
-    "Judgment",
-    "Marker",
-    "MissingExtraError",
-    "PassAt",
-    "Privileged",
-    "Rollout",
-    "RowParts",
-    "ScoredData",
-    "SimulatedUser",
-    "SimulationData",
-    "Spec",
-    "SpecError",
-    "StepResult",
-    "Task",
-    "Tool",
-    "Topology",
-    "Verdict",
-    "WhileaiError",
-    "World",
-    "WorldOptions",
-    "WorldPlan",
-    "__version__",
-    "build_grid",
-    "conduct_grade",
-    "draw_tasks",
-    "export_row",
-    "format_leak_report",
-    "from_row",
-    "judge_report",
-    "leak_report",
-    "load_spec",
-    "make_task",
-    "normalise_verdict",
-    "oracle_agent",
-    "pass_at",
-    "register_fault_kind",
-    "row_errors",
-    "run_judge",
-    "seeded_agent",
-    "silent_agent",
-    "simulate",
-    "split_policy",
-    "style_markers",
-    "style_report",
-    "task_checklist",
-    "to_row",
-    "validate_row",
-    "world",
-    "write_opener",
-]
+    return __all__

@@ -1,4 +1,8 @@
-"""Exceptions raised by whileai-env. Each names what is wrong and where."""
+"""Every exception whileai-env raises on purpose: one hierarchy under :class:`WhileaiError`.
+
+Each names what is wrong and where, in one line. Catch ``WhileaiError`` to catch them all, or the
+built-in base each also derives from (``ValueError``, ``ImportError``, ``FileExistsError`` …).
+"""
 
 from __future__ import annotations
 
@@ -47,3 +51,36 @@ class MissingExtraError(WhileaiError, ImportError):
         )
         self.module = module
         self.extra = extra
+
+
+class OutputExistsError(WhileaiError, FileExistsError):
+    """The output file already holds rows and the run was not asked to resume."""
+
+
+class ResumeMismatchError(WhileaiError, ValueError):
+    """``resume=True`` was asked of a file written by a run with another configuration."""
+
+
+class RowError(WhileaiError, ValueError):
+    """A row that does not match the schema; ``errors`` lists ``"$.path: problem"`` strings."""
+
+    def __init__(self, errors: list[str]) -> None:
+        self.errors = errors
+        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
+        super().__init__(f"invalid row: {errors[0]}{more}")
+
+
+class PrivilegedLeakError(WhileaiError, ValueError):
+    """An export refused because a reply quotes privileged context."""
+
+
+class EpisodeOver(WhileaiError, RuntimeError):
+    """``step`` was called on an episode that already ended; call ``reset()`` or start another."""
+
+
+class AgentError(WhileaiError, RuntimeError):
+    """The agent raised or returned something the loop cannot use; the rollout is lost."""
+
+
+class ConfigError(WhileaiError, ValueError):
+    """A run's configuration (``SimulationConfig``, a ``--config`` file) that cannot be used."""

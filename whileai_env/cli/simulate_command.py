@@ -4,17 +4,23 @@ from __future__ import annotations
 
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import click
 
 from whileai_env.cli.common import console, fail
 from whileai_env.errors import WhileaiError
 
+_KNOB_OPTIONS = ("mode", "budget", "time_budget", "situations", "phrasings", "repeats", "fault_rate", "seed",
+                 "concurrency", "until", "output", "resume", "logprobs", "quiet")
+
 
 @click.command("simulate")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("--agent", default="seeded", show_default=True,
               help="seeded | oracle | silent | openai:MODEL | vllm:MODEL@URL | hf:PATH")
+@click.option("--config", "config_file", type=click.Path(path_type=Path), default=None,
+              help="A YAML file of SimulationConfig knobs (configs/simulate/); options given here win.")
 @click.option("--mode", type=click.Choice(["explore", "sft", "rl", "adaptive"]), default="explore", show_default=True)
 @click.option("--budget", default=200, show_default=True, help="Row cap.")
 @click.option("--time-budget", type=float, default=None, help="Seconds; off by default.")
@@ -30,27 +36,35 @@ from whileai_env.errors import WhileaiError
 @click.option("--resume", is_flag=True, help="Continue the run in --output.")
 @click.option("--logprobs", is_flag=True, help="Record per-turn logprobs (model agents).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
-def simulate_cmd(path: Path, agent: str, mode: str, budget: int, time_budget: float | None, situations: int | None,
-                 phrasings: int | None, repeats: int | None, fault_rate: float | None, seed: int,
-                 concurrency: int | None, until: str, grade: bool, output: Path | None, resume: bool,
-                 logprobs: bool, quiet: bool) -> None:
+@click.pass_context
+def simulate_cmd(ctx: click.Context, path: Path, agent: str, config_file: Path | None, grade: bool,
+                 **options: Any) -> None:
     """Play an agent through tasks drawn from a spec and print a summary of the rows."""
-    from whileai_env.simulation import simulate
+    from whileai_env.grading.checklist import task_checklist
+    from whileai_env.simulation.config import SimulationConfig
+    from whileai_env.simulation.run import simulate
 
-    grader = None
-    if grade:
-        from whileai_env.grading import task_checklist
-
-        grader = task_checklist
     try:
-        data = simulate(agent, spec=path, mode=mode, budget=budget, time_budget=time_budget, situations=situations,
-                        phrasings=phrasings, repeats=repeats, fault_rate=fault_rate, seed=seed,
-                        concurrency=concurrency, until=until, grader=grader, output=output, resume=resume,
-                        logprobs=logprobs, quiet=quiet)
+        config = SimulationConfig.from_file(config_file) if config_file is not None else None
+        knobs = _knobs(ctx, options, explicit_only=config is not None)
+        data = simulate(agent, spec=path, config=config, grader=task_checklist if grade else None, **knobs)
     except (WhileaiError, ValueError, TypeError) as exc:
         fail(str(exc))
         return
     _print_summary(data)
+
+
+def _knobs(ctx: click.Context, options: dict[str, Any], *, explicit_only: bool) -> dict[str, Any]:
+    """The knobs the command line sets: all of them, or with ``--config`` only those typed out."""
+    from click.core import ParameterSource
+
+    out = {}
+    for name in _KNOB_OPTIONS:
+        source = ctx.get_parameter_source(name)
+        if not explicit_only or source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+            value = options[name]
+            out[name] = str(value) if isinstance(value, Path) else value
+    return out
 
 
 def _print_summary(data) -> None:

@@ -18,15 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
-from whileai_env.errors import WhileaiError
-
-
-class OutputExistsError(WhileaiError, FileExistsError):
-    """The output file already holds rows and the run was not asked to resume."""
-
-
-class ResumeMismatchError(WhileaiError, ValueError):
-    """``resume=True`` was asked of a file written by a run with another configuration."""
+from whileai_env.errors import OutputExistsError, ResumeMismatchError
 
 
 def sidecar(path: Path) -> Path:

@@ -33,7 +33,7 @@ from importlib import resources
 from typing import Any
 
 from whileai_env._util.frozen import FrozenDict, freeze, thaw
-from whileai_env.errors import WhileaiError
+from whileai_env.errors import PrivilegedLeakError, RowError
 from whileai_env.grading.conduct import CONDUCT_MARKERS
 from whileai_env.grading.leak import find_leaks
 from whileai_env.grading.outcome import OUTCOME_MARKERS
@@ -55,19 +55,6 @@ _MARKER_FAMILIES: dict[str, str] = {
     **dict.fromkeys((*OUTCOME_MARKERS, "outcome_checked", "not_truncated"), "outcome"),
     **dict.fromkeys(STYLE_MARKERS, "style"),
 }
-
-
-class RowError(WhileaiError, ValueError):
-    """A row that does not match the schema; ``errors`` lists ``"$.path: problem"`` strings."""
-
-    def __init__(self, errors: list[str]) -> None:
-        self.errors = errors
-        more = f" (and {len(errors) - 1} more)" if len(errors) > 1 else ""
-        super().__init__(f"invalid row: {errors[0]}{more}")
-
-
-class PrivilegedLeakError(WhileaiError, ValueError):
-    """An export refused because a reply quotes privileged context."""
 
 
 @dataclass(frozen=True)

@@ -20,7 +20,9 @@ from typing import Any
 
 from whileai_env._util.frozen import copy_json
 from whileai_env.episode.actions import Action, parse_action
+from whileai_env.episode.stops import StopReason
 from whileai_env.episode.user import DEFAULT_AVG_TURNS, make_user
+from whileai_env.errors import EpisodeOver
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
 
@@ -35,10 +37,6 @@ class StepResult:
     terminated: bool
     truncated: bool
     info: dict[str, Any] = field(default_factory=dict)
-
-
-class EpisodeOver(RuntimeError):
-    """``step`` was called on an episode that already ended; call ``reset()`` or start another."""
 
 
 class Episode:
@@ -154,7 +152,7 @@ class Episode:
         self.turns += 1
         self.messages.append({"role": "assistant", "content": final_text})
         self.final_text = final_text.strip()
-        self._end("agent_done" if self.final_text else "empty_reply")
+        self._end(StopReason.AGENT_DONE if self.final_text else StopReason.EMPTY_REPLY)
 
     @property
     def tools(self) -> list[dict[str, Any]]:
@@ -194,18 +192,18 @@ class Episode:
         if parsed.tool_calls:
             new.extend(self._run_calls(parsed))
             if self.errors > self.error_budget:
-                self._end("error_budget")
+                self._end(StopReason.ERROR_BUDGET)
         else:
             reply = self.user.reply(self.messages)
             if reply is None:
-                self._end("user_closed" if parsed.content.strip() else "empty_reply")
+                self._end(StopReason.USER_CLOSED if parsed.content.strip() else StopReason.EMPTY_REPLY)
             else:
                 user_message = {"role": "user", "content": reply}
                 self.messages.append(user_message)
                 new.append(dict(user_message))
         if not self.done and self.turns >= self.max_turns:
             self.truncated = True
-            self.stop_reason = "max_turns"
+            self.stop_reason = StopReason.MAX_TURNS.value
         return StepResult(new, self.terminated, self.truncated, self.info())
 
     def _run_calls(self, parsed: Action) -> list[dict[str, Any]]:
@@ -225,9 +223,9 @@ class Episode:
             out.append(dict(tool_message))
         return out
 
-    def _end(self, reason: str) -> None:
+    def _end(self, reason: StopReason) -> None:
         self.terminated = True
-        self.stop_reason = reason
+        self.stop_reason = reason.value
 
     def info(self) -> dict[str, Any]:
         """Public progress facts (never privileged)."""

@@ -22,14 +22,10 @@ from typing import Any
 
 from whileai_env._util.frozen import copy_json
 from whileai_env.episode.engine import Episode
-from whileai_env.errors import WhileaiError
+from whileai_env.errors import AgentError, WhileaiError
 from whileai_env.world.binding import bound
 
 POLICY_PARAMETER_NAMES = ("observation", "obs", "messages")
-
-
-class AgentError(WhileaiError, RuntimeError):
-    """The agent raised or returned something the loop cannot use; the rollout is lost."""
 
 
 @dataclass

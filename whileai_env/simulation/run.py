@@ -13,22 +13,25 @@ import math
 import os
 import time
 from collections import Counter, deque
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from dataclasses import replace
+from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
 from whileai_env.data.jsonl import RowWriter, write_rows
 from whileai_env.episode.engine import Episode
+from whileai_env.errors import AgentError
 from whileai_env.scenarios.draw import iter_situations, tasks_from_rows
 from whileai_env.scenarios.grid import build_grid
-from whileai_env.scenarios.task import Task, topology
+from whileai_env.scenarios.task import Task, Topology, topology
+from whileai_env.simulation.config import SimulationConfig
 from whileai_env.simulation.data import SimulationData, load_run_rows
 from whileai_env.simulation.plan import FixedPlan, Job, SuccessivePlan
-from whileai_env.simulation.players import AgentError, ModelPlayer, make_player
+from whileai_env.simulation.players import ModelPlayer, make_player
 from whileai_env.simulation.progress import Progress
 from whileai_env.spec.load import load_spec
+from whileai_env.types import Execute, Judge
 
 MODEL_CONCURRENCY = 16
 _ALIASES = {
@@ -36,6 +39,7 @@ _ALIASES = {
     "policy": "system_prompt", "risk": "fault_rate",
 }
 _ADVANCED = {"concurrency", "seed", "avg_turns", "probe", "max_turns"}
+_KNOBS = tuple(f.name for f in fields(SimulationConfig))
 
 
 def simulate(
@@ -44,30 +48,14 @@ def simulate(
     spec: Any = None,
     tools: Any = None,
     system_prompt: str | None = None,
+    config: SimulationConfig | Mapping[str, Any] | str | os.PathLike | None = None,
     simulator: Any = False,
-    mode: str = "explore",
-    budget: int = 1000,
-    time_budget: float | None = None,
-    situations: int | None = None,
-    phrasings: int | None = None,
-    repeats: int | None = None,
-    fault_rate: float | None = None,
-    seed: int = 0,
-    reproducible: bool = False,
-    concurrency: int | None = None,
-    output: str | os.PathLike | None = None,
-    resume: bool = False,
     tasks: Any = None,
-    grader: Callable[[dict], Any] | None = None,
-    until: str = "compute",
-    avg_turns: int = 12,
-    max_turns: int | None = None,
-    logprobs: bool = False,
+    grader: Judge | None = None,
     user: Any = None,
-    execute: Callable[[str, dict], Any] | None = None,
-    quiet: bool = False,
+    execute: Execute | None = None,
     advanced: Mapping[str, Any] | None = None,
-    **aliases: Any,
+    **knobs: Any,
 ) -> SimulationData:
     """Play ``agent`` through tasks drawn from a spec's grid and return the rows.
 
@@ -76,11 +64,13 @@ def simulate(
     ``policy(observation) -> action``, ``"openai:MODEL"`` / ``"vllm:MODEL@URL"`` / ``"hf:PATH"``,
     or one of the reference agents ``"seeded"``, ``"oracle"``, ``"silent"``.
 
-    Modes: ``explore`` (a new situation per row), ``sft`` (phrasings × repeats), ``rl``
+    The run's knobs are a :class:`SimulationConfig`: pass ``config=`` (an object, a mapping or a
+    YAML file) and/or the knobs as keywords (``mode=``, ``budget=``, ``fault_rate=`` …; keywords
+    win). Modes: ``explore`` (a new situation per row), ``sft`` (phrasings × repeats), ``rl``
     (successive allocation: probe two rollouts per prompt, fill to ``repeats`` only where they
     disagree; with ``grader=`` the decision reads rewards), ``adaptive`` (a mix; with
     ``until="saturation"`` it stops when coverage plateaus). ``tasks=`` re-runs a previous run's
-    task set (a run, its rows or its JSONL) at its k unless ``repeats=`` is given.
+    task set (a run, its rows, its JSONL or tasks) at its k unless ``repeats=`` is given.
 
     The run stops at ``budget`` rows, at ``time_budget`` seconds, at saturation, when the task
     set is done, or when the agent fails every rollout (called off after ``max(16, 2 * budget)``
@@ -89,86 +79,31 @@ def simulate(
     ``system_prompt``, ``risk=`` for ``fault_rate``; ``advanced={"concurrency", "seed",
     "avg_turns", "probe", "max_turns"}``.
 
-    >>> data = simulate("oracle", spec="configs/specs/order-support.json", budget=10, quiet=True)  # doctest: +SKIP
-    >>> len(data.rows), data.stopped_because                                                       # doctest: +SKIP
+    >>> data = simulate("oracle", spec="configs/specs/order-support.json", budget=10, quiet=True)
+    >>> len(data.rows), data.stopped_because
     (10, 'budget')
     """
-    given = {"phrasings": phrasings, "repeats": repeats, "system_prompt": system_prompt, "fault_rate": fault_rate}
-    for alias, value in aliases.items():
-        if alias not in _ALIASES:
-            raise TypeError(f"simulate() got an unexpected keyword argument {alias!r}")
-        target = _ALIASES[alias]
-        if given[target] is not None and given[target] != value:
-            raise TypeError(f"simulate() got both {target}= and its alias {alias}=")
-        given[target] = value
-    phrasings, repeats, system_prompt, fault_rate = (given[k] for k in ("phrasings", "repeats", "system_prompt", "fault_rate"))
-    advanced = dict(advanced or {})
-    unknown = set(advanced) - _ADVANCED
-    if unknown:
-        raise ValueError(f"unknown advanced keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(_ADVANCED))}")
-    concurrency = advanced.pop("concurrency", concurrency)
-    seed = advanced.pop("seed", seed)
-    avg_turns = advanced.pop("avg_turns", avg_turns)
-    max_turns = advanced.pop("max_turns", max_turns)
-    probe = int(advanced.pop("probe", 2))
-
-    if budget is None or budget < 1:
-        raise ValueError(f"budget must be a positive number of rows, got {budget!r}")
-    if until not in ("compute", "saturation"):
-        raise ValueError(f"until must be 'compute' or 'saturation', got {until!r}")
-    if time_budget is not None and time_budget < 0:
-        raise ValueError(f"time_budget must be >= 0 seconds, got {time_budget}")
-    time_budget = time_budget or None
-    if reproducible and time_budget:
-        raise ValueError("reproducible=True needs the clock off (time_budget=None)")
-    if resume and output is None:
-        raise ValueError("resume=True needs output= (the JSONL file to continue)")
+    system_prompt, knobs = _unalias(system_prompt, knobs)
+    settings = _settings(config, knobs, advanced)
     if spec is None and tools is None:
         raise ValueError("simulate() needs spec= (a path, dict or Spec) or tools= (and system_prompt=)")
     the_spec = load_spec(spec, tools=tools, system_prompt=system_prompt)
-    topo = topology(mode, phrasings, repeats)
-
-    pinned: list[Task] | None = None
-    if tasks is not None:
-        rows = load_run_rows(tasks)
-        if not rows:
-            raise ValueError("tasks= holds no rows to re-run")
-        pinned = tasks_from_rows(rows, the_spec)
-        inherited = max(_repeats_of(r) for r in rows)
-        topo = replace(topo, repeats=repeats if repeats is not None else inherited)
-        task_stream: Iterator[Task] = iter(pinned)
-    else:
-        stream = iter_situations(the_spec, mode=mode, seed=seed, phrasings=topo.phrasings, repeats=topo.repeats,
-                                 fault_rate=fault_rate)
-        if situations is not None:
-            stream = itertools.islice(stream, situations)
-        task_stream = (task for group in stream for task in group)
+    topo, pinned, task_stream = _tasks(settings, the_spec, tasks)
     if simulator:
         task_stream = _model_openers(task_stream, simulator, the_spec)
-
-    player = make_player(agent, spec=the_spec, logprobs=logprobs)
-    if concurrency is None:
-        concurrency = MODEL_CONCURRENCY if isinstance(player, ModelPlayer) else 1
-    if concurrency < 1:
-        raise ValueError(f"concurrency must be at least 1, got {concurrency}")
-
-    if mode == "rl":
-        outcome = (lambda row: row.get("reward")) if grader is not None else None
-        plan: Any = SuccessivePlan(task_stream, topo.repeats, probe=probe, outcome=outcome)
-    else:
-        plan = FixedPlan(task_stream, topo.repeats)
-
-    config = {"spec_hash": the_spec.content_hash, "mode": mode, "seed": seed, "phrasings": topo.phrasings,
-              "repeats": topo.repeats, "fault_rate": fault_rate, "agent": getattr(player, "name", "agent"),
-              "pinned_tasks": len(pinned) if pinned is not None else None}
-    writer = RowWriter(output, config=config, resume=resume) if output is not None else None
+    player = make_player(agent, spec=the_spec, logprobs=settings.logprobs)
+    concurrency = settings.concurrency or (MODEL_CONCURRENCY if isinstance(player, ModelPlayer) else 1)
+    outcome = (lambda row: row.get("reward")) if grader is not None else None
+    plan: Any = (SuccessivePlan(task_stream, topo.repeats, probe=settings.probe, outcome=outcome)
+                 if settings.mode == "rl" else FixedPlan(task_stream, topo.repeats))
+    writer = _writer(settings, the_spec, topo, player, pinned)
     resumed = {(r["task_id"], int(r.get("rollout_index", 0))): r for r in (writer.existing if writer else [])}
-
     runner = _Runner(
-        spec=the_spec, plan=plan, player=player, budget=budget, time_budget=time_budget, grader=grader,
-        concurrency=concurrency, reproducible=reproducible or concurrency == 1, writer=writer, resumed=resumed,
-        episode_kwargs={"user": user, "avg_turns": avg_turns, "max_turns": max_turns, "execute": execute},
-        until=until, quiet=quiet, pinned=pinned is not None,
+        spec=the_spec, plan=plan, player=player, budget=settings.budget, time_budget=settings.time_budget,
+        grader=grader, concurrency=concurrency, reproducible=settings.reproducible or concurrency == 1,
+        writer=writer, resumed=resumed, until=settings.until, quiet=settings.quiet, pinned=pinned is not None,
+        episode_kwargs={"user": user, "avg_turns": settings.avg_turns, "max_turns": settings.max_turns,
+                        "execute": execute},
     )
     try:
         trajectories, search = runner.run()
@@ -177,8 +112,75 @@ def simulate(
             writer.close()
     if writer and runner.cut_stamped:
         _rewrite(writer.path, trajectories)
-    return SimulationData(trajectories, search=search, spec=the_spec, mode=mode, phrasings=topo.phrasings,
+    return SimulationData(trajectories, search=search, spec=the_spec, mode=settings.mode, phrasings=topo.phrasings,
                           repeats=topo.repeats, output=writer.path if writer else None)
+
+
+def _unalias(system_prompt: str | None, knobs: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
+    """Resolve the seeds' alias names (``n=``, ``risk=`` …); an unknown keyword is a ``TypeError``."""
+    out = {k: v for k, v in knobs.items() if k in _KNOBS}
+    given = {"system_prompt": system_prompt}
+    for alias, value in knobs.items():
+        if alias in _KNOBS:
+            continue
+        if alias not in _ALIASES:
+            raise TypeError(f"simulate() got an unexpected keyword argument {alias!r}")
+        target = _ALIASES[alias]
+        current = given.get(target) if target == "system_prompt" else out.get(target)
+        if current is not None and current != value:
+            raise TypeError(f"simulate() got both {target}= and its alias {alias}=")
+        if target == "system_prompt":
+            given["system_prompt"] = value
+        else:
+            out[target] = value
+    return given["system_prompt"], out
+
+
+def _settings(config: Any, knobs: Mapping[str, Any], advanced: Mapping[str, Any] | None) -> SimulationConfig:
+    """The run's config: ``config`` (object, mapping or file), then keywords, then ``advanced``."""
+    if config is None:
+        base = SimulationConfig()
+    elif isinstance(config, SimulationConfig):
+        base = config
+    elif isinstance(config, Mapping):
+        base = SimulationConfig.from_mapping(config)
+    else:
+        base = SimulationConfig.from_file(config)
+    extra = dict(advanced or {})
+    unknown = set(extra) - _ADVANCED
+    if unknown:
+        raise ValueError(f"unknown advanced keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(_ADVANCED))}")
+    changes = {**knobs, **extra}
+    return base.replace(**changes) if changes else base
+
+
+def _tasks(settings: SimulationConfig, spec: Any, tasks: Any) -> tuple[Topology, list[Task] | None, Iterator[Task]]:
+    """The run's topology, its pinned task set (``tasks=``) if any, and the stream of tasks to play."""
+    topo = topology(settings.mode, settings.phrasings, settings.repeats)
+    if tasks is not None:
+        rows = load_run_rows(tasks)
+        if not rows:
+            raise ValueError("tasks= holds no rows to re-run")
+        pinned = tasks_from_rows(rows, spec)
+        inherited = max(_repeats_of(r) for r in rows)
+        topo = replace(topo, repeats=settings.repeats if settings.repeats is not None else inherited)
+        return topo, pinned, iter(pinned)
+    stream = iter_situations(spec, mode=settings.mode, seed=settings.seed, phrasings=topo.phrasings,
+                             repeats=topo.repeats, fault_rate=settings.fault_rate)
+    if settings.situations is not None:
+        stream = itertools.islice(stream, settings.situations)
+    return topo, None, (task for group in stream for task in group)
+
+
+def _writer(settings: SimulationConfig, spec: Any, topo: Topology, player: Any,
+            pinned: list[Task] | None) -> RowWriter | None:
+    """The streaming writer of ``settings.output`` (or ``None``), stamped with what makes a run this run."""
+    if settings.output is None:
+        return None
+    stamp = {"spec_hash": spec.content_hash, "mode": settings.mode, "seed": settings.seed,
+             "phrasings": topo.phrasings, "repeats": topo.repeats, "fault_rate": settings.fault_rate,
+             "agent": getattr(player, "name", "agent"), "pinned_tasks": len(pinned) if pinned is not None else None}
+    return RowWriter(settings.output, config=stamp, resume=settings.resume)
 
 
 def _repeats_of(item: Task | Mapping[str, Any]) -> int:
