@@ -1,6 +1,6 @@
 import whileai_env as wenv
-from whileai_env.episode.stops import StopReason
 from tests.conftest import SPECS_DIR
+from whileai_env.episode.stops import StopReason
 
 
 def test_stop_reasons_are_plain_strings_on_rows():

@@ -1,9 +1,9 @@
 import pytest
 
 import whileai_env as wenv
+from tests.conftest import SPECS_DIR
 from whileai_env.errors import ConfigError
 from whileai_env.simulation.config import SimulationConfig
-from tests.conftest import SPECS_DIR
 
 ORDER = SPECS_DIR / "order-support.json"
 ROOT = SPECS_DIR.parents[1]
