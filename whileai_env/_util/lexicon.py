@@ -37,18 +37,35 @@ def name_tokens(name: str) -> list[str]:
 #: purpose (see :mod:`whileai_env.spec.kinds`).
 VERB_KINDS: dict[str, frozenset[str]] = {
     "read": frozenset(
-        ["get", "list", "search", "find", "lookup", "look", "fetch", "read", "query", "show", "view", "check", "describe", "count", "retrieve", "browse", "inspect", "status", "calculate", "calc", "compute", "evaluate", "preview", "diff", "log", "ls", "cat", "grep", "head", "tail", "stat", "estimate", "quote", "track", "verify", "whois", "convert", "lint", "explain", "summarize", "summarise", "analyze", "analyse", "compare", "validate", "download", "export", "ping", "poll", "peek", "test", "tests", "translate", "resolve_id", "locate", "see", "watch", "which", "who", "where", "when", "what", "how", "measure"]
+        ["get", "list", "search", "find", "lookup", "look", "fetch", "read", "query", "show", "view", "check", "describe", "count", "retrieve", "browse", "inspect", "status", "calculate", "calc", "compute", "evaluate", "preview", "diff", "log", "ls", "cat", "grep", "head", "tail", "stat", "estimate", "quote", "track", "verify", "whois", "convert", "lint", "explain", "summarize", "summarise", "analyze", "analyse", "compare", "validate", "download", "export", "ping", "poll", "peek", "test", "tests", "translate", "resolve_id", "locate", "see", "watch", "which", "who", "where", "when", "what", "how", "measure", "sample", "filter", "display", "print", "du", "pwd", "wc", "df", "whoami", "recall", "tree", "suggest", "recommend", "forecast", "predict", "extract", "parse", "classify", "detect", "scan", "screenshot", "snapshot", "navigate", "visit", "crawl", "scrape", "map", "geocode", "sort", "hover", "research"]
     ),
     "create": frozenset(
-        ["create", "add", "new", "make", "book", "insert", "post", "send", "submit", "open", "schedule", "register", "upload", "generate", "place", "issue", "invite", "reserve", "commit", "clone", "fork", "draft", "compose", "reply", "forward", "start", "init", "initialize", "initialise", "launch", "spawn", "provision", "enqueue", "file", "log_", "mkdir", "touch", "publish"]
+        ["create", "add", "new", "make", "book", "insert", "post", "send", "submit", "open", "schedule", "register", "upload", "generate", "place", "issue", "invite", "reserve", "commit", "clone", "fork", "draft", "compose", "reply", "forward", "start", "init", "initialize", "initialise", "launch", "spawn", "provision", "enqueue", "file", "log_", "mkdir", "touch", "publish", "append", "notify", "buy", "purchase", "subscribe", "remember", "import", "copy", "duplicate", "record", "request", "comment", "retweet", "repost", "share", "contact", "install", "follow"]
     ),
     "update": frozenset(
-        ["update", "edit", "modify", "change", "set", "patch", "put", "rename", "move", "assign", "apply", "approve", "reject", "cancel", "refund", "transfer", "merge", "push", "rebook", "reschedule", "mark", "close", "resolve", "enable", "disable", "toggle", "replace", "upgrade", "downgrade", "sync", "save", "write", "append", "accept", "decline", "confirm", "pay", "charge", "restart", "deploy", "checkout", "reset", "run", "exec", "execute", "escalate", "reopen", "restore", "rollback", "revert", "tag", "label", "link", "unlink", "lock", "unlock", "pause", "resume", "suspend", "reactivate", "extend", "redeem"]
+        ["update", "edit", "modify", "change", "set", "patch", "put", "rename", "move", "assign", "apply", "approve", "reject", "cancel", "refund", "transfer", "merge", "push", "rebook", "reschedule", "mark", "close", "resolve", "enable", "disable", "toggle", "replace", "upgrade", "downgrade", "sync", "save", "write", "accept", "decline", "confirm", "pay", "charge", "restart", "deploy", "checkout", "reset", "run", "exec", "execute", "escalate", "reopen", "restore", "rollback", "revert", "tag", "label", "link", "unlink", "lock", "unlock", "pause", "resume", "suspend", "reactivate", "extend", "redeem", "freeze", "unfreeze", "hold", "block", "unblock", "archive", "activate", "complete", "finish", "ship", "deliver", "select", "choose", "pick", "return", "exchange", "store", "click", "type", "fill", "press", "drag", "upsert", "star", "unstar", "grant", "like", "refuel", "refill", "recharge", "reload", "connect", "disconnect", "react", "pin", "unpin"]
     ),
     "delete": frozenset(
-        ["delete", "remove", "destroy", "drop", "purge", "erase", "revoke", "unsubscribe", "rm", "clear", "void", "terminate", "kill", "uninstall", "discard", "deactivate", "unregister", "detach", "wipe"]
+        ["delete", "remove", "destroy", "drop", "purge", "erase", "revoke", "unsubscribe", "rm", "clear", "void", "terminate", "kill", "uninstall", "discard", "deactivate", "unregister", "detach", "wipe", "unfollow", "cleanup", "stop", "rmdir"]
     ),
 }
+
+#: Words of a computation: a tool named with one, taking only values, computes (``add(a, b)``,
+#: ``convert_units``) rather than acting on a record (see :mod:`whileai_env.spec.evidence`).
+COMPUTE_WORDS = frozenset({
+    "add", "sum", "subtract", "minus", "plus", "multiply", "times", "divide", "division", "mean", "average", "avg",
+    "median", "stdev", "std", "deviation", "variance", "sqrt", "square", "root", "power", "pow", "exponent", "modulo",
+    "mod", "factorial", "percent", "percentage", "round", "abs", "absolute", "logarithm", "log", "exp", "min",
+    "max", "minimum", "maximum", "calculate", "calc", "calculator", "compute", "evaluate", "eval", "convert",
+    "conversion", "math", "arithmetic", "solve", "exchange", "rate", "product", "quotient", "difference",
+    "celsius", "fahrenheit", "kelvin", "distance", "area", "volume", "si", "interest", "tax", "tip", "bmi",
+})
+
+#: Verbs that, opening a description, say the tool reports something ("Returns the balance").
+DESCRIPTION_READ_VERBS = frozenset({
+    "returns", "provides", "displays", "prints", "outputs", "reports", "lists", "shows",
+    "retrieves", "fetches", "gets", "reads", "searches", "looks", "finds", "queries", "answers", "describes",
+})
 
 #: Words that, first or last in a tool's name, are its verb rather than its noun (the world
 #: strips them to find what the tool is about: ``invoices.void`` is about invoices).
@@ -90,7 +107,7 @@ IRREGULAR: dict[str, tuple[str, ...]] = {
     "shut": ("shut",), "split": ("split",), "freeze": ("frozen", "froze"), "read": ("read",),
     "unfreeze": ("unfrozen", "unfroze"), "checkout": ("checked out",), "find": ("found",),
     "get": ("gotten", "got"), "go": ("gone",), "bring": ("brought",), "dig": ("dug",),
-    "show": ("shown",), "see": ("seen",), "set up": ("set up",),
+    "show": ("shown",), "see": ("seen",), "set up": ("set up",), "deal": ("dealt",),
 }
 #: Regular verbs whose final consonant doubles (British spelling first: "cancelled").
 DOUBLED = frozenset({
@@ -136,13 +153,18 @@ def past_forms(verb: str) -> tuple[str, ...]:
 
 # -- number ----------------------------------------------------------------------------------
 
-#: Nouns with no separate plural form, or whose "-s" is not a plural ("status", "funds").
-UNCOUNTED = frozenset({
+#: Singular nouns that end like a plural ("status", "address"): ``singular`` leaves them alone.
+SINGULAR_IN_S = frozenset({
     "status", "address", "access", "business", "class", "process", "news", "series", "alias",
     "analysis", "bus", "campus", "canvas", "gas", "lens", "virus", "bonus", "census", "corpus",
-    "funds", "money", "baggage", "luggage", "information", "data", "feedback", "help", "support",
-    "code", "software", "hardware", "mail", "cash",
 })
+#: Mass nouns, with no plural at all ("funds", "money", "data"): ``plural`` leaves them alone too.
+MASS_NOUNS = frozenset({
+    "funds", "money", "baggage", "luggage", "information", "data", "feedback", "access", "help",
+    "support", "code", "software", "hardware", "mail", "cash",
+})
+#: Both: nouns whose form says nothing about number.
+UNCOUNTED = SINGULAR_IN_S | MASS_NOUNS
 
 
 def singular(word: str) -> str:
@@ -171,7 +193,7 @@ def is_plural(noun: str) -> bool:
 def plural(noun: str) -> str:
     """The plural of a (possibly multi-word) noun, inflecting its last word."""
     head, _, last = noun.rpartition(" ")
-    if last in UNCOUNTED or is_plural(last):
+    if last in MASS_NOUNS or is_plural(last):
         many = last
     elif last.endswith(("s", "x", "z", "ch", "sh")):
         many = last + "es"
@@ -180,3 +202,28 @@ def plural(noun: str) -> str:
     else:
         many = last + "s"
     return f"{head} {many}" if head else many
+
+
+# -- verb stems --------------------------------------------------------------------------------
+
+#: Third-person forms whose stem the suffix rules below would get wrong.
+_THIRD_PERSON = {"does": "do", "goes": "go", "has": "have", "is": "be", "are": "be"}
+
+
+def verb_base(word: str) -> str:
+    """The bare infinitive of a third-person verb form, as descriptions open ("Copies a file"):
+    ``copies`` → ``copy``, ``pushes`` → ``push``, ``closes`` → ``close``; other words unchanged.
+
+    >>> [verb_base(w) for w in ("copies", "pushes", "uses", "fixes", "returns", "copy", "does")]
+    ['copy', 'push', 'use', 'fix', 'return', 'copy', 'do']
+    """
+    word = word.lower()
+    if word in _THIRD_PERSON:
+        return _THIRD_PERSON[word]
+    if len(word) <= 3 or not word.endswith("s") or word.endswith(("ss", "us", "is")):
+        return word
+    if word.endswith("ies") and len(word) > 4:
+        return word[:-3] + "y"
+    if word.endswith(("sses", "ches", "shes", "xes", "zzes", "oes")):
+        return word[:-2]
+    return word[:-1]
