@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
@@ -155,6 +155,26 @@ def pass_at(
     >>> pass_at(rows, threshold=0.5).per_task
     {'a': 0.5, 'b': 1.0}
     """
+    _check_options(k, n_boot, threshold)
+    groups, n_rows, unjudged = _group_passes(rows, threshold)
+    per_task = {prompt: math.fsum(passes) / len(passes) for prompt, passes in groups.items()}
+    rates = list(per_task.values())
+    pass_at_1 = math.fsum(rates) / len(rates) if rates else None
+    sizes = [len(passes) for passes in groups.values()]
+    k_used = k if k is not None else (min(sizes) if sizes else None)
+    eligible = [(len(p), sum(p)) for p in groups.values() if k_used is not None and len(p) >= k_used]
+    base = PassAt(
+        pass_at_1=pass_at_1, ci95=_bootstrap(rates, seed, n_boot), pass_pow_k=None, pass_pow_k_ci95=None,
+        pass_at_k=None, pass_at_k_ci95=None, headroom=None, k=k_used, groups=len(groups),
+        groups_at_k=len(eligible), n_rows=n_rows, unjudged=unjudged, threshold=float(threshold), per_task=per_task,
+    )
+    why_not = _why_no_k(base, k_used, eligible)
+    if why_not is not None or pass_at_1 is None or k_used is None:
+        return replace(base, note=why_not)
+    return _with_k(base, pass_at_1, k_used, eligible, seed, n_boot)
+
+
+def _check_options(k: int | None, n_boot: int, threshold: float) -> None:
     if k is not None and (isinstance(k, bool) or not isinstance(k, int) or k < 1):
         raise ValueError(f"k must be a positive int or None, got {k!r}")
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 1:
@@ -162,6 +182,9 @@ def pass_at(
     if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not math.isfinite(threshold):
         raise ValueError(f"threshold must be a finite number, got {threshold!r}")
 
+
+def _group_passes(rows: Iterable[Mapping[str, Any]], threshold: float) -> tuple[dict[str, list[bool]], int, int]:
+    """Pass/fail of every judged row, grouped by prompt; and the counts of rows and unjudged rows."""
     groups: dict[str, list[bool]] = {}
     n_rows = unjudged = 0
     for index, row in enumerate(rows):
@@ -174,52 +197,33 @@ def pass_at(
             unjudged += 1
             continue
         groups.setdefault(prompt, []).append(_reward_value(reward, index) >= threshold)
+    return groups, n_rows, unjudged
 
-    per_task = {prompt: math.fsum(passes) / len(passes) for prompt, passes in groups.items()}
-    rates = list(per_task.values())
-    pass_at_1 = math.fsum(rates) / len(rates) if rates else None
-    ci95 = _bootstrap(rates, seed, n_boot)
 
-    sizes = [len(passes) for passes in groups.values()]
-    k_used = k if k is not None else (min(sizes) if sizes else None)
-    eligible = [(len(p), sum(p)) for p in groups.values() if k_used is not None and len(p) >= k_used]
-    common = {
-        "pass_at_1": pass_at_1, "ci95": ci95, "k": k_used, "groups": len(groups),
-        "groups_at_k": len(eligible), "n_rows": n_rows, "unjudged": unjudged,
-        "threshold": float(threshold), "per_task": per_task,
-    }
-    blank = {
-        "pass_pow_k": None, "pass_pow_k_ci95": None, "pass_at_k": None, "pass_at_k_ci95": None,
-        "headroom": None,
-    }
-
-    if not groups:
-        return PassAt(**common, **blank, note="no judged rows: every reward is None" if n_rows else "no rows")
+def _why_no_k(base: PassAt, k_used: int | None, eligible: list[tuple[int, int]]) -> str | None:
+    """Why pass^k and pass@k cannot be given, or ``None`` when they can."""
+    if not base.groups:
+        return "no judged rows: every reward is None" if base.n_rows else "no rows"
     if k_used is None or k_used < MIN_K:
-        why = (
-            f"k={k_used} is below {MIN_K}: pass^k and pass@k need at least {MIN_K} "
-            "judged repeats of every prompt to be more than noise"
-        )
-        return PassAt(**common, **blank, note=why)
+        return (f"k={k_used} is below {MIN_K}: pass^k and pass@k need at least {MIN_K} "
+                "judged repeats of every prompt to be more than noise")
     if not eligible:
-        return PassAt(**common, **blank, note=f"no prompt has {k_used} judged repeats")
+        return f"no prompt has {k_used} judged repeats"
+    return None
 
-    pow_k = [unbiased_pass_pow_k(n, c, k_used) for n, c in eligible]
-    at_k = [unbiased_pass_at_k(n, c, k_used) for n, c in eligible]
+
+def _with_k(base: PassAt, pass_at_1: float, k: int, eligible: list[tuple[int, int]], seed: int,
+            n_boot: int) -> PassAt:
+    pow_k = [unbiased_pass_pow_k(n, c, k) for n, c in eligible]
+    at_k = [unbiased_pass_at_k(n, c, k) for n, c in eligible]
     pass_at_k = math.fsum(at_k) / len(at_k)
     note = None
-    if len(eligible) < len(groups):
-        note = (
-            f"pass^{k_used} and pass@{k_used} are over {len(eligible)} of {len(groups)} groups; "
-            f"the others have fewer than {k_used} judged repeats"
-        )
-    return PassAt(
-        **common,
-        pass_pow_k=math.fsum(pow_k) / len(pow_k),
-        pass_pow_k_ci95=_bootstrap(pow_k, seed, n_boot),
-        pass_at_k=pass_at_k,
-        pass_at_k_ci95=_bootstrap(at_k, seed, n_boot),
-        headroom=pass_at_k - pass_at_1,
+    if len(eligible) < base.groups:
+        note = (f"pass^{k} and pass@{k} are over {len(eligible)} of {base.groups} groups; "
+                f"the others have fewer than {k} judged repeats")
+    return replace(
+        base, pass_pow_k=math.fsum(pow_k) / len(pow_k), pass_pow_k_ci95=_bootstrap(pow_k, seed, n_boot),
+        pass_at_k=pass_at_k, pass_at_k_ci95=_bootstrap(at_k, seed, n_boot), headroom=pass_at_k - pass_at_1,
         note=note,
     )
 

@@ -222,7 +222,8 @@ def from_row(row: Mapping[str, Any]) -> RowParts:
         extra=freeze(extra),
     )
     judgment = Judgment(**{k: row.get(k) for k in _JUDGE_KEYS}) if judged else None
-    meta = row.get("marker_meta") if isinstance(row.get("marker_meta"), Mapping) else {}
+    found = row.get("marker_meta")
+    meta: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     markers = tuple(
         Marker(name, value, (meta.get(name) or {}).get("family", _family(name)), (meta.get(name) or {}).get("evidence"))
         for name, value in (raw_markers if isinstance(raw_markers, Mapping) else {}).items()
@@ -242,7 +243,8 @@ def to_row(
     (``judgment`` ``None``) has no judge columns, and no ``markers`` unless some were measured.
     """
     if isinstance(task, RowParts):
-        task, rollout, judgment, markers = task
+        parts = task
+        task, rollout, judgment, markers = parts.task, parts.rollout, parts.judgment, parts.markers
     if rollout is None:
         raise TypeError("to_row needs a Rollout")
     extra = thaw(rollout.extra)

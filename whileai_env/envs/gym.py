@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import gymnasium as gym
 
@@ -46,7 +46,7 @@ class AgentEnv(gym.Env):
     >>> obs, info = env.reset(seed=0)                                                     # doctest: +SKIP
     """
 
-    metadata: ClassVar[dict[str, Any]] = {"render_modes": ["ansi", "human"], "render_fps": 4}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (as gymnasium.Env declares it)
 
     def __init__(
         self,

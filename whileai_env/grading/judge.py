@@ -231,8 +231,8 @@ def _as_markers(value: Any) -> tuple[dict[str, float], str | None]:
         if not isinstance(key, str) or not key:
             return {}, f"marker name {key!r} is not a non-empty string"
         number, problem = _as_number(raw, f"marker {key!r}")
-        if problem is not None:
-            return {}, problem
+        if number is None:
+            return {}, problem or f"marker {key!r} is not a number"
         markers[key] = number
     return markers, None
 

@@ -42,10 +42,11 @@ class PolicyPlayer:
         try:
             if callable(start):
                 policy = copy.copy(policy)
-                if "rollout_index" in inspect.signature(policy.start).parameters:
-                    policy.start(episode.task, rollout_index=episode.rollout_index)
+                start = policy.start  # type: ignore[attr-defined]  # the copy's own start, found above
+                if "rollout_index" in inspect.signature(start).parameters:
+                    start(episode.task, rollout_index=episode.rollout_index)
                 else:
-                    policy.start(episode.task)
+                    start(episode.task)
             while not episode.done:
                 episode.step(policy(copy_json(episode.messages)))
         except WhileaiError:
