@@ -227,15 +227,14 @@ def test_messy_spec_normalises_every_shape():
     assert spec.tool("reconcile_payments").kind == "read"
 
 
-def test_kinds_overrides_are_what_changes_the_kind():
-    for name, tool_name, default_kind in (
-        ("coding-agent", "run_tests", "update"),
-        ("airline", "transfer_to_human", "update"),
-    ):
+def test_the_evidence_now_gives_what_the_kinds_overrides_say():
+    # run_tests (a light verb of a read) and transfer_to_human (a hand-off) were overridden
+    # because name keywords took them for updates; the description and schema now give the
+    # same kinds without the override.
+    for name, tool_name in (("coding-agent", "run_tests"), ("airline", "transfer_to_human")):
         spec = _load(name)
         plain = wenv.load_spec(tools=[spec.tool(tool_name).to_openai()])
-        assert plain.tools[0].kind == default_kind
-        assert spec.tool(tool_name).kind != default_kind
+        assert plain.tools[0].kind == spec.tool(tool_name).kind
 
 
 def test_openai_export_reloads_to_the_same_tools():

@@ -185,14 +185,14 @@ def test_bad_constructor_arguments():
 def test_rows_carry_the_kinds_a_name_would_not_give():
     """``tool_kinds`` lists the spec's kinds the checklist could not read off a name, so a tool the
     agent never called is still graded by its declared kind (a silent agent facing an adversarial
-    ``run_tests`` ask has not shown restraint: it skipped a read)."""
-    spec = wenv.load_spec(SPECS_DIR / "coding-agent.json")
-    task = next(t for t in wenv.draw_tasks(spec, 300, seed=3, fault_rate=0.0)
-                if t.cell.tool == "run_tests" and t.cell.stance == "adversarial")
+    ``reconcile_payments`` ask has not shown restraint: it skipped a read the spec declares)."""
+    spec = wenv.load_spec(SPECS_DIR / "messy.json")
+    task = next(t for t in wenv.draw_tasks(spec, 400, seed=3, fault_rate=0.0)
+                if t.cell.tool == "reconcile_payments" and t.cell.stance == "adversarial")
     episode = wenv.Episode(spec, task)
     episode.step("I will look into it.")
     row = episode.row()
-    assert row["tool_kinds"] == {"run_tests": "read"}
+    assert row["tool_kinds"] == {"reconcile_payments": "read"}
     assert episode.reward()["reward"] == 0.0
     assert wenv.Episode(SPEC, _task(tool="get_order")).row()["tool_kinds"] == {}
 

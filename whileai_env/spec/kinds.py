@@ -1,17 +1,47 @@
-"""Classify a tool as read, create, update or delete from its name, then its description.
+"""Classify a tool as read, create, update or delete from the evidence its spec gives.
 
-Unknown verbs count as writes (``update``) on purpose: the costly mistake is a write taken for
-a read, because a checklist that thinks a write is a read lets an agent act without asking.
+The evidence, in the order it is trusted (:mod:`whileai_env.spec.evidence` reads each one):
+
+1. MCP ``annotations``: ``readOnlyHint: true`` is a read;
+2. a computation (``add(a, b)``, ``convert_units``): a read that returns a computed value;
+3. a strong verb in the name, anywhere in it (``get_order``, ``invoices.void``, ``cardFreeze``);
+4. a read-only cue in the description ("read-only", "does not modify", a SQL ``SELECT``);
+5. a light verb in the name whose object is a read (``run_tests``, ``execute_query``);
+6. the main verb of the description ("Place an immediate freeze on a card" is the freeze);
+7. a verb in the name that is as often a noun (``file``, ``issue``, ``run``), then one in the
+   description;
+8. MCP write hints (``readOnlyHint: false``; ``destructiveHint: false`` means additive);
+9. the schemas: only paging and filter arguments, or a list output, is a read.
+
+When annotations say the tool writes, a read verb cannot make it a read. With no evidence at
+all the tool is a write (``update``), on purpose: the costly mistake is a write taken for a
+read, because a checklist that thinks a write is a read lets an agent act without asking.
 """
 
 from __future__ import annotations
 
-from whileai_env._util.lexicon import name_tokens, verb_kind
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from whileai_env._util.lexicon import name_tokens
+from whileai_env.spec import evidence
 
 KINDS = ("read", "create", "update", "delete")
 WRITE_KINDS = frozenset({"create", "update", "delete"})
 
 _ALIASES = {"write": "update", "modify": "update", "remove": "delete", "get": "read"}
+#: Read verbs that, with code to run, are a run (``puppeteer_evaluate(script)``).
+_CODE_READS = frozenset({"evaluate", "eval", "exec", "execute", "run"})
+
+
+@dataclass(frozen=True)
+class KindFinding:
+    """A tool's kind and the evidence that decided it (``source`` and a short ``reason``)."""
+
+    kind: str
+    source: str
+    reason: str
 
 
 def normalise_kind(kind: str) -> str:
@@ -22,19 +52,103 @@ def normalise_kind(kind: str) -> str:
     return value
 
 
-def classify_tool(name: str, description: str = "") -> str:
+def _joined(name: str, verbs: list[evidence.Verb]) -> KindFinding | None:
+    """``get_or_create_user``, ``create_or_update_file``: verbs joined by and/or write, and an
+    upsert is an update."""
+    joined = {"or", "and"} & set(name_tokens(name))
+    writes = [v for v in verbs if v.kind in WRITE_KINDS]
+    if not (joined and writes):
+        return None
+    verb = next((v for v in writes if v.kind == "update"), writes[0])
+    return KindFinding(verb.kind, "name", f"verb {verb.word!r} joined by {sorted(joined)[0]!r}")
+
+
+def _from_name(name: str, description: str, parameters: Mapping[str, Any] | None,
+               annotations: Mapping[str, Any] | None) -> KindFinding | None:
+    """Steps 3 to 5: a question, a joined verb, code to run, the title's verb, a strong verb in the name."""
+    verbs = evidence.name_verbs(name)
+    if evidence.asks_question(name):
+        return KindFinding("read", "name", f"asks a question ({name_tokens(name)[0]!r})")
+    joined = _joined(name, verbs)
+    if joined is not None:
+        return joined
+    strong = next((v for v in verbs if v.strong), None)
+    code = evidence.runs_code(parameters) if evidence.read_cue(description) is None else None
+    if code is not None and (strong is None or strong.word in _CODE_READS):
+        return KindFinding("update", "schema", f"runs the code or command in {code!r}")
+    titled = evidence.title_verb(annotations)
+    if titled is not None and titled.strong:
+        return KindFinding(titled.kind, "annotations", f"title verb {titled.word!r}")
+    if strong is not None:
+        return KindFinding(strong.kind, "name", f"verb {strong.word!r}")
+    return None
+
+
+def _from_words(name: str, description: str, hint: str | None) -> KindFinding | None:
+    """Steps 5 to 8: a read-only cue, light verbs, the description's verb, homonym verbs."""
+    verbs = evidence.name_verbs(name)
+    cue = evidence.read_cue(description)
+    if cue is not None and hint in (None, "read"):
+        return KindFinding("read", "description", f"read-only cue {cue!r}")
+    light = evidence.light_object(name)
+    if light is not None:
+        return KindFinding(light[1].kind, "name", f"{light[0]!r} of {light[1].word!r}")
+    said = evidence.description_verb(description)
+    if said is not None and said.strong:
+        return KindFinding(said.kind, "description", f"verb {said.word!r}")
+    if verbs:
+        return KindFinding(verbs[0].kind, "name", f"verb {verbs[0].word!r}")
+    if said is not None:
+        return KindFinding(said.kind, "description", f"verb {said.word!r}")
+    return None
+
+
+def explain_kind(
+    name: str,
+    description: str = "",
+    parameters: Mapping[str, Any] | None = None,
+    output: Mapping[str, Any] | None = None,
+    annotations: Mapping[str, Any] | None = None,
+) -> KindFinding:
+    """The kind of a tool and the evidence that decided it (see the module docstring).
+
+    >>> explain_kind("add", "Add two numbers", {"properties": {"a": {"type": "number"}, "b": {"type": "number"}}})
+    KindFinding(kind='read', source='computation', reason='computes a value from its arguments')
+    >>> explain_kind("card_hold", "Place an immediate freeze on a card.").kind
+    'update'
+    """
+    hint = evidence.annotation_hint(annotations)
+    if hint == "read":
+        return KindFinding("read", "annotations", "readOnlyHint is true")
+    if evidence.is_computation(name, description, parameters, output):
+        return KindFinding("read", "computation", "computes a value from its arguments")
+    if evidence.hands_off(name, description):
+        return KindFinding("create", "description", "hands the conversation to a person")
+    found = _from_name(name, description, parameters, annotations)
+    if found is not None:
+        return found
+    found = _from_words(name, description, hint)
+    if found is not None and hint is not None and found.kind == "read":
+        return KindFinding("update", "annotations", f"readOnlyHint is false ({found.reason} read as a write)")
+    if found is not None:
+        return found
+    if hint is not None:
+        return KindFinding("update", "annotations", f"readOnlyHint is false ({hint})")
+    if evidence.schema_hint(parameters, output) == "read":
+        return KindFinding("read", "schema", "takes only paging and filter arguments or returns a list")
+    return KindFinding("update", "default", "no evidence: a write, so it is never taken for a read")
+
+
+def classify_tool(
+    name: str,
+    description: str = "",
+    parameters: Mapping[str, Any] | None = None,
+    output: Mapping[str, Any] | None = None,
+    annotations: Mapping[str, Any] | None = None,
+) -> str:
     """Return the kind of a tool: ``read``, ``create``, ``update`` or ``delete``.
 
     >>> classify_tool("get_order"), classify_tool("cancelOrder"), classify_tool("sync")
     ('read', 'update', 'update')
     """
-    tokens = name_tokens(name)
-    for word in tokens[:2]:
-        kind = verb_kind(word)
-        if kind:
-            return kind
-    for word in name_tokens(description)[:3]:
-        kind = verb_kind(word)
-        if kind:
-            return kind
-    return "update"
+    return explain_kind(name, description, parameters, output, annotations).kind
