@@ -18,6 +18,7 @@ from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import IO, Any
 
+from whileai_env.data.text import clean_str
 from whileai_env.errors import OutputExistsError, ResumeMismatchError
 
 
@@ -30,6 +31,11 @@ def dumps_row(row: Mapping[str, Any]) -> str:
     return json.dumps(row, sort_keys=True, ensure_ascii=False, default=str, separators=(",", ":"))
 
 
+def _line(row: Mapping[str, Any]) -> tuple[str, int]:
+    """A row's JSON line as valid UTF-8 text (lone surrogates replaced) and the repairs made."""
+    return clean_str(dumps_row(row) + "\n")
+
+
 def write_rows(rows: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Path:
     """Write ``rows`` to ``path`` as JSONL through a temporary file, so a crash never leaves a
     half-written file in its place; returns the path."""
@@ -38,7 +44,7 @@ def write_rows(rows: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Pa
     tmp = path.with_name(path.name + ".tmp")
     with tmp.open("w", encoding="utf-8") as fh:
         for row in rows:
-            fh.write(dumps_row(row) + "\n")
+            fh.write(_line(row)[0])
     os.replace(tmp, path)
     return path
 
@@ -106,6 +112,7 @@ class RowWriter:
         self.path = Path(path)
         self.fsync = fsync
         self.existing: list[dict[str, Any]] = []
+        self.repaired = 0
         self.path.parent.mkdir(parents=True, exist_ok=True)
         meta = sidecar(self.path)
         has_rows = self.path.exists() and self.path.stat().st_size > 0
@@ -129,7 +136,11 @@ class RowWriter:
         self._fh: IO[str] = self.path.open("a", encoding="utf-8")
 
     def write(self, row: Mapping[str, Any]) -> None:
-        self._fh.write(dumps_row(row) + "\n")
+        """Append ``row`` as one flushed line (text the caller left invalid is repaired, counted in
+        :attr:`repaired`)."""
+        line, repaired = _line(row)
+        self.repaired += repaired
+        self._fh.write(line)
         self._fh.flush()
         if self.fsync:
             os.fsync(self._fh.fileno())

@@ -11,6 +11,7 @@ drives these same methods; none re-implements tool execution, faults, the user o
 from __future__ import annotations
 
 import copy
+import dataclasses
 import functools
 import json
 import math
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env._util.frozen import copy_json
+from whileai_env.data.text import clean_text
 from whileai_env.episode.actions import Action, parse_action
 from whileai_env.episode.stops import StopReason
 from whileai_env.episode.user import DEFAULT_AVG_TURNS, make_user
@@ -121,7 +123,14 @@ class Episode:
         self.turn_meta: list[dict[str, Any]] = []
         self._external_steps: list[dict[str, Any]] | None = None
         self._reward: dict[str, Any] | None = None
+        self.text_repairs = 0
         return copy.deepcopy(self.messages)
+
+    def _clean(self, value: Any) -> Any:
+        """``value`` with valid UTF-8 text (lone surrogates replaced), the repairs counted."""
+        value, repaired = clean_text(value)
+        self.text_repairs += repaired
+        return value
 
     def record_external(self, steps: Any, final_text: Any) -> None:
         """Finish the episode with a trajectory an agent played on its own (one call per rollout).
@@ -136,6 +145,7 @@ class Episode:
             raise ValueError(f"the agent's 'steps' must be a list, got {type(steps).__name__}")
         if not isinstance(final_text, str):
             raise ValueError(f"the agent's 'final_text' must be a string, got {type(final_text).__name__}")
+        steps, final_text = self._clean(steps), self._clean(final_text)
         if self.world.ledger:
             played = self.world.ledger
         else:
@@ -153,6 +163,16 @@ class Episode:
         self.messages.append({"role": "assistant", "content": final_text})
         self.final_text = final_text.strip()
         self._end(StopReason.AGENT_DONE if self.final_text else StopReason.EMPTY_REPLY)
+
+    def finish(self, final_text: str) -> None:
+        """End the episode on the agent's last reply, with no user turn after it: for trainers
+        whose rollout ends when the model stops calling tools (TRL). An ended episode is kept."""
+        if self.done:
+            return
+        self.turns += 1
+        self.messages.append({"role": "assistant", "content": final_text})
+        self.final_text = final_text.strip() or self.final_text
+        self._end(StopReason.AGENT_DONE if final_text.strip() else StopReason.EMPTY_REPLY)
 
     @property
     def tools(self) -> list[dict[str, Any]]:
@@ -183,7 +203,7 @@ class Episode:
         self.turns += 1
         if meta:
             self.turn_meta.append({"turn": self.turns, **{k: v for k, v in meta.items() if v is not None}})
-        parsed = parse_action(action, prefix=f"call_{self.turns}")
+        parsed = self._clean_action(parse_action(action, prefix=f"call_{self.turns}"))
         message = parsed.to_message()
         self.messages.append(message)
         new: list[dict[str, Any]] = [copy.deepcopy(message)]
@@ -198,13 +218,22 @@ class Episode:
             if reply is None:
                 self._end(StopReason.USER_CLOSED if parsed.content.strip() else StopReason.EMPTY_REPLY)
             else:
-                user_message = {"role": "user", "content": reply}
+                user_message = {"role": "user", "content": self._clean(reply)}
                 self.messages.append(user_message)
                 new.append(dict(user_message))
         if not self.done and self.turns >= self.max_turns:
             self.truncated = True
             self.stop_reason = StopReason.MAX_TURNS.value
         return StepResult(new, self.terminated, self.truncated, self.info())
+
+    def _clean_action(self, parsed: Action) -> Action:
+        """The parsed turn with valid UTF-8 text in its reply, call names, ids and arguments."""
+        calls = tuple(
+            dataclasses.replace(call, id=self._clean(call.id), name=self._clean(call.name),
+                                arguments=self._clean(call.arguments))
+            for call in parsed.tool_calls
+        )
+        return dataclasses.replace(parsed, content=self._clean(parsed.content), tool_calls=calls)
 
     def _run_calls(self, parsed: Action) -> list[dict[str, Any]]:
         out = []
@@ -238,6 +267,8 @@ class Episode:
             "faults_fired": len(self.world.faults_fired),
             "stop_reason": self.stop_reason,
         }
+        if self.text_repairs:
+            info["text_repairs"] = self.text_repairs
         if self.done and self.grade:
             graded = self.reward()
             info.update(reward=graded["reward"], reason=graded.get("reason"), markers=graded.get("markers", {}))
@@ -262,6 +293,8 @@ class Episode:
             "turns": self.turns,
             "stop_reason": self.stop_reason,
         }
+        if self.text_repairs:
+            fields["text_repairs"] = self.text_repairs
         if self.turn_meta:
             fields["turn_meta"] = copy.deepcopy(self.turn_meta)
             fields.update(_meta_totals(self.turn_meta))
@@ -343,6 +376,8 @@ def _reported_step(index: int, step: Any, spec: Spec) -> dict[str, Any]:
     if not isinstance(name, str) or not name:
         raise ValueError(f"steps[{index}] has no 'tool' name")
     arguments = step.get("arguments", {})
+    if not isinstance(arguments, Mapping | list | str | None):  # a number, a set …: kept as its text
+        arguments = repr(arguments)
     result = step.get("result", {})
     if not isinstance(result, Mapping):
         result = {"status": "ok", "result": result}
