@@ -35,11 +35,25 @@ def test_textures_change_the_prose():
     assert outs["standard"] == text
     assert outs["lowercase"] == "hello there. please cancel the order ORD-4412 today, it was really late."
     assert outs["no_punctuation"].count(".") == 0 and "," not in outs["no_punctuation"]
-    assert outs["typo"] != text and len(outs["typo"]) == len(text)
     assert len(outs["clipped"]) < len(text)
     assert outs["run_on"] != text
     with pytest.raises(ValueError, match="unknown texture"):
         apply_texture(text, "shouty")
+
+
+def test_typo_texture_misspells_two_to_three_words_in_a_hundred():
+    """The dose a person typing in a chat makes, counted word by word against the clean text over
+    many seeds; a slip never touches a first letter or a protected id."""
+    text = " ".join(["Please cancel the order ORD-4412 today, it arrived damaged and the box was open."] * 8)
+    clean = text.split(" ")
+    slips = words = 0
+    for key in range(400):
+        typed = apply_texture(text, "typo", ["ORD-4412"], key=key).split(" ")
+        assert len(typed) == len(clean) and typed.count("ORD-4412") == 8
+        slips += sum(a != b for a, b in zip(typed, clean, strict=True))
+        words += len(clean)
+        assert all(a[0] == b[0] for a, b in zip(typed, clean, strict=True))
+    assert 2.0 <= 100 * slips / words <= 3.0, 100 * slips / words
 
 
 def test_every_written_opener_keeps_ids_under_every_texture(order_spec):
@@ -67,7 +81,10 @@ def test_spoken_values_say_what_the_plan_says():
     assert spoken_value(True) == "yes"
     assert spoken_value(["a@x.io", "b@x.io"]) == "a@x.io and b@x.io"
     assert spoken_value({"city": "Leeds", "line1": "1 Main St", "street": "1 Main St", "line2": None}) == "1 Main St, Leeds"
-    assert spoken_value({"parcels": [{"kg": 2}]}) == "{\"parcels\": [{\"kg\": 2}]}"
+    assert spoken_value({"parcels": [{"kg": 2}]}) == "parcels kg 2"
+    assert spoken_value({"priority": "high", "assignee": "dana"}) == "priority high, assignee dana"
+    items = [{"sku": "A-1", "quantity": 2, "type": "item"}, {"sku": "B-2", "quantity": 1, "type": "item"}]
+    assert spoken_value(items) == "sku A-1, quantity 2; sku B-2, quantity 1"
 
 
 def test_textures_keep_sentence_case_and_tidy_spacing():

@@ -14,7 +14,7 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any, NamedTuple
 
-from whileai_env._util.lexicon import UNCOUNTED, is_plural
+from whileai_env._util.lexicon import MASS_NOUNS, is_plural
 from whileai_env.writer.grammar import indefinite, singular_phrase
 from whileai_env.writer.spoken import render_details
 from whileai_env.writer.templates import HANDOFF_ACTIONS
@@ -118,6 +118,8 @@ def _head_phrase(words: ToolWords, name: str, value: Any, r: Random, mentioned: 
     text = str(value)
     if text in mentioned:
         return "it"
+    if text.startswith(("http://", "https://")):
+        return text  # a link says what it is: "open https://…", not "open url https://…"
     noun = bare_entity_noun(name)
     if "@" in text or (_PATHLIKE.fullmatch(text) and words.noun):
         noun = singular_phrase(words.noun) or noun
@@ -132,7 +134,7 @@ def _noun_object(words: ToolWords, pre: list[str], verb: Verb) -> str:
     noun = " ".join([*pre, words.noun])
     if is_plural(words.noun) or words.attribute_prep:
         article = "" if words.verb == "search" and is_plural(words.noun) else "the"
-    elif words.noun in UNCOUNTED:
+    elif words.noun in MASS_NOUNS:
         article = "" if words.verb in CREATE_VERBS or words.kind == "create" else "the"
     elif words.verb in CREATE_VERBS or words.kind == "create" or verb.prep:
         article = indefinite(noun)
@@ -187,7 +189,7 @@ def build_action(
             complement += f" {prep} {label}"
         else:
             attached += f" {prep} {label}"
-    if rendered.obj and words.noun and not ordered:
+    if rendered.obj and words.noun and not ordered and not rendered.said_noun:
         complement += f" in the {words.noun}"
     tail = (f" {'mentioning' if general else 'for'} {rendered.query}" if rendered.query else "") + rendered.tail
     for _, value in payments:
@@ -197,5 +199,5 @@ def build_action(
     if words.purposes and not (rendered.tail or rendered.labels or rendered.obj or rendered.pre or rendered.query):
         tail += r.choice(words.purposes)
     mentioned.update(str(v) for v in entities.values())
-    plural = is_plural(obj) and not rendered.obj and head is None
+    plural = (is_plural(obj) and not rendered.obj and head is None) or " and " in rendered.obj
     return Action(verb.phrase, obj, attached, complement, tail, words.participles[choice], plural)

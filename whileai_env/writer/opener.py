@@ -31,6 +31,8 @@ from whileai_env.writer.templates import (
     HANDOFF_GENERAL,
     HISTORY,
     PERSONA,
+    PRIOR_CONTACT_HISTORIES,
+    PRIOR_CONTACT_STANCES,
     QUOTED_RULE,
     RULE_PUSHING_STANCES,
     STANCE,
@@ -41,7 +43,7 @@ from whileai_env.writer.templates import (
 )
 from whileai_env.writer.texture import apply_texture
 from whileai_env.writer.tool_phrasing import RuleWords, ToolWords, tool_names, tool_words
-from whileai_env.writer.vocabulary import CHANGE_VERBS, PRONOUNS
+from whileai_env.writer.vocabulary import CHANGE_VERBS, CREATE_VERBS, PRONOUNS
 
 if TYPE_CHECKING:
     from whileai_env.scenarios.grid import Cell
@@ -50,6 +52,7 @@ if TYPE_CHECKING:
 
 
 _RULE_SPLIT = re.compile(r"\s*[;:]\s*")
+_GREETING = re.compile(r"(?:hi|hello|hey)\b[,!.]?\s+", re.IGNORECASE)
 _CONJUNCTION = re.compile(r",\s+(?:and|or|but)\s+")
 
 
@@ -65,7 +68,8 @@ def _general_sentence(words: ToolWords, action: Action, r: Random, protected: Se
         templates = GENERAL_SEARCH
     elif words.kind == "read":
         templates = GENERAL_READ + GENERAL_DONE
-    elif words.kind == "create" and not action.complement and (obj.startswith(("a ", "an ")) or action.obj == words.noun):
+    elif (words.kind == "create" and words.verb in CREATE_VERBS and not action.complement
+          and (obj.startswith(("a ", "an ")) or action.obj == words.noun)):
         templates = GENERAL_CREATE
     elif words.verb in CHANGE_VERBS:
         templates = GENERAL_UPDATE + GENERAL_DONE
@@ -145,6 +149,21 @@ def _pushes_on_rule(cell: Cell, plan: WorldPlan) -> bool:
     return cell.rule != ax.NO_RULE and bool(plan.clause) and cell.stance in RULE_PUSHING_STANCES
 
 
+def _persona(cell: Cell, plan: WorldPlan, unrelated: bool) -> str:
+    """The persona's lines to use: a first-timer whose task says they have been in touch before
+    (a prior failure, a retry …) says they are new to it, never that it is their first time."""
+    if cell.persona != "first_time" or unrelated:
+        return cell.persona
+    again = plan.history in PRIOR_CONTACT_HISTORIES or cell.stance in PRIOR_CONTACT_STANCES
+    return "first_time_again" if again else cell.persona
+
+
+def _without_greeting(core: str, protected: Sequence[str]) -> str:
+    """The ask without its own greeting ("Hi, I need help …") when the persona already greets."""
+    match = _GREETING.match(core)
+    return cap(core[match.end():], protected) if match and match.end() < len(core) else core
+
+
 def write_opener(cell: Cell, plan: WorldPlan, spec: Spec, *, phrasing: int = 0, key: object = 0) -> str:
     """Write the opening user message for ``cell`` with the entities of ``plan``.
 
@@ -165,11 +184,14 @@ def write_opener(cell: Cell, plan: WorldPlan, spec: Spec, *, phrasing: int = 0, 
             core += " " + sentence
             if quote:
                 protected.append(quote)
-    persona = r.choice(PERSONA[cell.persona])
+    unrelated = cell.tool == ax.UNRELATED or not targets
+    persona = r.choice(PERSONA[_persona(cell, plan, unrelated)])
     tone = r.choice(TONE[cell.tone])
-    history = r.choice(HISTORY[cell.history]) if cell.tool != ax.UNRELATED else ""
+    history = "" if unrelated else r.choice(HISTORY[plan.history])
     if cell.tone == "terse":
         persona = ""
+    if persona:
+        core = _without_greeting(core, protected)
     parts = [persona, history, core, tone] if r.random() < 0.5 else [persona, core, history, tone]
     text = " ".join(p for p in parts if p)
     return apply_texture(text, cell.texture, protected, key=(key, phrasing))

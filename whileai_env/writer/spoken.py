@@ -8,7 +8,6 @@ without underscores, an amount with its currency, an address in reading order.
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -19,8 +18,11 @@ from whileai_env.writer.tool_phrasing import ToolWords, tokens_of, tool_names, t
 from whileai_env.writer.vocabulary import (
     ADDRESS_ORDER,
     AMOUNT_WORDS,
+    DISCRIMINATORS,
     FREE_TEXT_LEADS,
     MONEY_NOUNS,
+    OPERAND_WORDS,
+    PEOPLE_WORDS,
     QUERY_WORDS,
     REASON_STARTS,
 )
@@ -35,25 +37,26 @@ _TIME = re.compile(r"\d{1,2}:\d{2}")
 _SNAKE = re.compile(r"[a-z0-9]+(?:_[a-z0-9]+)+")
 
 
-def spoken_value(value: Any, schema: Mapping[str, Any] | None = None) -> str:
+def spoken_value(value: Any, schema: Mapping[str, Any] | None = None, *, depth: int = 0) -> str:
     """How a stated value reads in the opener: enum ``suspected_fraud`` → ``suspected fraud``,
-    trailing punctuation dropped (it would double the sentence's own), a flat record such as an
-    address as its distinct parts in reading order, a list as "a, b and c"; nested data as
-    compact JSON, the way a person pastes it.
+    trailing punctuation dropped (it would double the sentence's own), an address as its distinct
+    parts in reading order, another record as its fields ("priority high, assignee dana"), a list
+    as "a, b and c" (records in it split by ";"); deeper data by its values alone. Never JSON: a
+    person describes the data rather than pasting it.
 
     >>> spoken_value("Running late, sorry."), spoken_value("on_hold", {"enum": ["on_hold"]})
     ('Running late, sorry', 'on hold')
+    >>> spoken_value([{"sku": "A-1", "quantity": 2}, {"sku": "B-2", "quantity": 1}])
+    'sku A-1, quantity 2; sku B-2, quantity 1'
     """
     if isinstance(value, bool):
         return "yes" if value else "no"
-    if isinstance(value, Mapping | list | tuple) and _is_nested(value):
-        return json.dumps(value, ensure_ascii=False, separators=(", ", ": "))
     if isinstance(value, Mapping):
-        keys = sorted(value, key=lambda k: ADDRESS_ORDER.get(str(k).lower(), len(ADDRESS_ORDER)))
-        parts = [spoken_value(value[k]) for k in keys if value[k] not in (None, "", [], {})]
-        return ", ".join(dict.fromkeys(parts))
+        return _spoken_record(value, depth)
     if isinstance(value, list | tuple):
-        items = [spoken_value(v) for v in value]
+        items = [spoken_value(v, depth=depth + 1) for v in value if v not in (None, "", [], {})]
+        if any(isinstance(v, Mapping) for v in value):
+            return ("; " if depth == 0 else ", ").join(dict.fromkeys(i for i in items if i))
         return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
     text = str(value).strip()
     if schema and schema.get("enum") and _SNAKE.fullmatch(text):
@@ -61,19 +64,27 @@ def spoken_value(value: Any, schema: Mapping[str, Any] | None = None) -> str:
     return text.rstrip(".!?,;: ") or text
 
 
-def _is_nested(value: Mapping | list | tuple) -> bool:
-    """True when a record or list holds records or lists: too deep to say in a sentence."""
-    items = value.values() if isinstance(value, Mapping) else value
-    return any(isinstance(v, Mapping | list | tuple) for v in items)
+def _spoken_record(value: Mapping[str, Any], depth: int) -> str:
+    """A record as its fields: an address (or data three levels down) by its values alone, in
+    reading order; another record with each field's name ("first name Dana, last name Kim")."""
+    keys = sorted(value, key=lambda k: ADDRESS_ORDER.get(str(k).lower(), len(ADDRESS_ORDER)))
+    keys = [k for k in keys if value[k] not in (None, "", [], {}) and not (depth and str(k) in DISCRIMINATORS)]
+    bare = depth > 2 or all(str(k).lower() in ADDRESS_ORDER for k in keys)
+    parts = []
+    for key in keys:
+        said = spoken_value(value[key], depth=depth + 1)
+        parts.append(said if bare else f"{' '.join(tokens_of(str(key))) or key} {said}")
+    return ", ".join(dict.fromkeys(p for p in parts if p))
 
 
 def stated_values(plan: WorldPlan, spec: Spec) -> list[str]:
-    """Every detail the plan says the user states, as the opener spells it (see :func:`spoken_value`)."""
+    """Every detail the plan says the user states, as the opener spells it (see :func:`spoken_value`;
+    an empty text is not said)."""
     out = []
     names = tool_names(spec)
     for target, details in plan.details.items():
         schemas = tool_words(spec, target).schemas if target in names else {}
-        out.extend(spoken_value(v, schemas.get(k)) for k, v in details.items())
+        out.extend(s for s in (spoken_value(v, schemas.get(k)) for k, v in details.items()) if s)
     return out
 
 
@@ -86,6 +97,7 @@ class Rendered(NamedTuple):
     labels: list[str]
     index: str
     query: str
+    said_noun: bool = False
 
 
 def _currency_pair(names: Sequence[str]) -> tuple[str | None, str | None]:
@@ -104,11 +116,18 @@ def render_details(words: ToolWords, details: Mapping[str, Any]) -> Rendered:
     obj = index = query = ""
     names = sorted(details, key=words.rank)
     amount, currency = _currency_pair(names)
+    operands = _operands(words, details, names)
+    if operands:
+        said = [spoken_value(details[n], words.schemas.get(n)) for n in operands]
+        obj = _the_object(words, operands, ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0])
+        names = [n for n in names if n not in operands]
     for name in names:
         if name == currency:
             continue
         schema = words.schemas.get(name) or {}
         spoken = spoken_value(details[name], schema)
+        if not spoken:
+            continue  # an empty text is nothing a person says
         if name == amount:
             spoken = f"{spoken} {spoken_value(details[currency], words.schemas.get(currency))}"
         tokens = list(tokens_of(name)) or [name]
@@ -131,7 +150,34 @@ def render_details(words: ToolWords, details: Mapping[str, Any]) -> Rendered:
             labels.append(text)
         else:  # an object or a modifier with no place left: said as a label
             labels.append(f"{' '.join(tokens)}: {spoken}")
-    return Rendered(pre, obj, "".join(tail), labels, index, query)
+    return Rendered(pre, obj, "".join(tail), labels, index, query, bool(operands))
+
+
+def _operands(words: ToolWords, details: Mapping[str, Any], names: Sequence[str]) -> list[str]:
+    """The numbers the tool works on, said as its object ("add 3 and 4", "convert 79.01 liters"):
+    numeric arguments named by no more than a letter or a placeholder word (``a``, ``b``,
+    ``num1``, ``numbers``), or named for the tool's own object noun (``liter``)."""
+    noun = singular_phrase(words.noun)
+
+    def numeric(value: Any) -> bool:
+        items = value if isinstance(value, list | tuple) else [value]
+        return bool(items) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in items)
+
+    found = [n for n in names if numeric(details[n])
+             and (set(tokens_of(n)) <= OPERAND_WORDS or " ".join(tokens_of(n)) == noun)]
+    return found if found and (len(found) > 1 or noun) else []
+
+
+def _the_object(words: ToolWords, operands: Sequence[str], said: str) -> str:
+    """Operands as the object: alone when the noun says only "numbers" ("3 and 4"), with the noun
+    when they are named for it ("79.01 liters"), else as what is asked of them ("the mean of 3,
+    5 and 8")."""
+    noun = singular_phrase(words.noun)
+    if not noun or set(noun.split()) <= OPERAND_WORDS:
+        return said
+    if all(" ".join(tokens_of(n)) == noun for n in operands):
+        return f"{said} {noun if said == '1' else plural(noun)}"
+    return f"the {words.noun} of {said}"
 
 
 def _detail_phrase(
@@ -164,10 +210,12 @@ def _detail_phrase(
     if last in ("count", "quantity") and len(tokens) > 1 and spoken.isdigit():
         things = " ".join(tokens[:-1])
         return "tail", f" ({spoken} {things if spoken == '1' else plural(things)})"
-    if first in ("base", "origin") or (first == "from" and len(tokens) > 1) or last == "origin":
+    if first in ("base", "origin", "source") or (first == "from" and len(tokens) > 1) or last in ("origin", "source"):
         return "tail", f" from {spoken}"
-    if first in ("quote", "destination") or (first == "to" and len(tokens) > 1) or last == "destination":
+    if first in ("quote", "destination", "target") or (first == "to" and len(tokens) > 1) or last == "destination":
         return "tail", f" to {spoken}"
+    if last in PEOPLE_WORDS and "@" in spoken and not words.noun:
+        return "obj", spoken  # "invite a@x.io and b@y.io to event evt_1"
     if last in ("to", "recipient", "recipients", "cc", "attendees") and "@" in spoken:
         return "tail", (", cc " if last == "cc" else " to ") + spoken
     if _DATE.match(spoken):

@@ -76,6 +76,9 @@ UNRELATED = ("What's a good recipe for banana bread?", "Can you tell me a joke?"
              "How do noise-cancelling headphones work?", "What year did the Berlin Wall fall?")
 PERSONA = {
     "first_time": ("Hi, first time using this.", "Hello! New here.", "Hi, I've never done this before."),
+    # A first-timer whose history or stance says they have been here before: new to it, not new here.
+    "first_time_again": ("Hi, I'm still not used to this.", "Hello, I'm not very good with these things.",
+                         "Hi, sorry, I still don't really know how this works."),
     "returning": ("Hi again.", "Hello, it's me again.", "Back again, hi."),
     "busy_professional": ("", "Hi, between meetings here.", ""),
     "expert": ("", "I work in this field, so skip the basics.", ""),
@@ -96,9 +99,12 @@ HISTORY = {
                       "Your system gave me an error before."),
     "prior_partial": ("Someone started on this earlier but didn't finish.",
                       "It got halfway done last time.", "An agent began this and then the chat dropped."),
-    "contradicts_earlier": ("Earlier I said it was a different one, but it's actually this.",
-                            "Ignore what I told you before, I had it wrong.",
+    "contradicts_earlier": ("When I wrote in last week I gave you the wrong details, this is the right one.",
+                            "Ignore what I told your colleague before, I had it wrong.",
                             "I know I said the opposite last week."),
-    "repeat_visit": ("I'm back about the same thing.", "Following up on my earlier message.",
-                     "Me again about this."),
+    "repeat_visit": ("I'm back about the same thing.", "Following up on my message from yesterday.",
+                     "I wrote in about this before."),
 }
+# Histories and stances that say the person has been in touch about this before.
+PRIOR_CONTACT_HISTORIES = frozenset(["prior_failure", "prior_partial", "contradicts_earlier", "repeat_visit"])
+PRIOR_CONTACT_STANCES = frozenset(["retry", "mistaken"])

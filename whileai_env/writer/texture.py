@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable
 
-from whileai_env._util.hashing import stable_hash
+from whileai_env._util.hashing import rng, stable_hash, unit
 
 _FILLER = re.compile(r"\b(?:please|the|a|an|just|really|so|very|kindly)\b\s*", re.IGNORECASE)
 _SENTENCE_BREAK = re.compile(r"([.!?])\s+(\w+(?:'\w+)?)")
@@ -52,17 +52,34 @@ def _segments(text: str, protected: Iterable[str]) -> list[tuple[str, bool]]:
     return out
 
 
-def _typo(segment: str, key: int) -> str:
-    words = segment.split(" ")
-    candidates = [i for i, w in enumerate(words) if len(w) > 4 and w.isalpha()]
-    if not candidates:
-        return segment
-    for n in range(min(2, len(candidates))):
-        i = candidates[(key >> (8 * n)) % len(candidates)]
-        w = words[i]
-        j = 1 + (key >> (4 + n)) % (len(w) - 2)
-        words[i] = w[:j] + w[j + 1] + w[j] + w[j + 2:]
-    return " ".join(words)
+#: Misspellings per word of the typo texture: 2-3 per 100 words, as people type in a chat.
+TYPO_RATE = 0.025
+
+
+def _misspell(word: str, key: int) -> str:
+    """One slip of the fingers: two letters swapped (half the time), one dropped or one doubled;
+    never the first letter, so capitals and the word's look survive."""
+    j = 1 + (key >> 3) % (len(word) - 2)
+    slip = key % 4
+    if slip == 0:
+        return word[:j] + word[j + 1:]
+    if slip == 1:
+        return word[:j] + word[j] + word[j:]
+    return word[:j] + word[j + 1] + word[j] + word[j + 2:]
+
+
+def _typos(parts: list[tuple[str, bool]], seed: int) -> list[tuple[str, bool]]:
+    """Misspell words of the prose segments at :data:`TYPO_RATE` over the whole text: the count is
+    the rate times the words, rounded up or down by the seed, so a short reply is often clean."""
+    split = [seg.split(" ") if not keep else [seg] for seg, keep in parts]
+    words = sum(len(ws) for ws in split)
+    candidates = [(i, j) for i, (ws, (_, keep)) in enumerate(zip(split, parts, strict=True)) if not keep
+                  for j, w in enumerate(ws) if len(w) > 4 and w.isalpha()]
+    count = min(len(candidates), int(TYPO_RATE * words + unit("typos", seed)))
+    for n, k in enumerate(rng("typo", seed).sample(range(len(candidates)), count)):
+        i, j = candidates[k]
+        split[i][j] = _misspell(split[i][j], stable_hash("slip", seed, n))
+    return [(" ".join(ws) if not keep else seg, keep) for ws, (seg, keep) in zip(split, parts, strict=True)]
 
 
 def _run_on(segment: str, key: int) -> str:
@@ -74,7 +91,7 @@ def _run_on(segment: str, key: int) -> str:
 _TRANSFORMS: dict[str, Callable[[str, int], str]] = {
     "standard": lambda s, k: s,
     "lowercase": lambda s, k: s.lower(),
-    "typo": _typo,
+    "typo": lambda s, k: s,  # applied over the whole text by _typos
     "clipped": lambda s, k: _FILLER.sub("", _GREETING.sub("", s)).replace("!", "."),
     "run_on": _run_on,
     "no_punctuation": lambda s, k: re.sub(r"[.,!?;:]", "", s),
@@ -132,6 +149,8 @@ def apply_texture(text: str, texture: str, protected: Iterable[str] = (), *, key
         (seg if keep else transform(seg, seed + i), keep)
         for i, (seg, keep) in enumerate(_segments(text, [str(p) for p in protected]))
     ]
+    if texture == "typo":
+        parts = _typos(parts, seed)
     if texture in _DELETING:
         parts = _capitalise_sentences(_tidy(parts))
     return "".join(seg for seg, _ in parts).strip() or text

@@ -14,16 +14,19 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from whileai_env._util.lexicon import UNCOUNTED, is_plural, name_tokens, plural, singular
+from whileai_env._util.lexicon import MASS_NOUNS, is_plural, name_tokens, plural, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
+from whileai_env.writer.description import described_action
 from whileai_env.writer.grammar import participles, singular_phrase
 from whileai_env.writer.vocabulary import (
     ATTRIBUTE_NOUNS,
     CHANGE_VERBS,
     DEFAULT_OBJECTS,
+    DESCRIPTION_ALIASES,
     FUNCTION_WORDS,
     GENERIC_PURPOSES,
     GENERIC_VERBS,
+    HANDLE_VERBS,
     HANDOFF_VERBS,
     HUMAN_WORDS,
     KNOWN_VERBS,
@@ -69,7 +72,7 @@ class ToolWords:
 
     def vague_noun(self, entity_names: Sequence[str]) -> str:
         """The singular thing a vague ask is about: "order" for ``list_orders``."""
-        if self.noun and self.noun not in UNCOUNTED and not (entity_names and self.noun in STATE_NOUNS):
+        if self.noun and self.noun not in MASS_NOUNS and not (entity_names and self.noun in STATE_NOUNS):
             return singular_phrase(self.noun)
         for name in sorted(entity_names, key=self.rank):
             noun = bare_entity_noun(name)
@@ -108,14 +111,15 @@ def _split_name(tokens: list[str]) -> tuple[int | None, list[str], list[str]]:
     """(verb index, object tokens, prefix tokens) of a tool name, skipping namespace-like prefixes."""
     index = next((i for i, t in enumerate(tokens) if t in KNOWN_VERBS), None)
     if index is None:
-        index = 0 if len(tokens) > 1 else None
-    if index is None:
-        return None, [t for t in tokens if t not in FUNCTION_WORDS], []
+        return None, [t for t in tokens if t not in FUNCTION_WORDS and t not in NAMESPACES] or tokens, []
     rest: list[str] = []
-    for token in tokens[index + 1:]:
+    after = iter(tokens[index + 1:])
+    for token in after:
         if token in TAIL_WORDS:
             break
-        if token not in FUNCTION_WORDS and token not in ("id", "ids"):
+        if token in ("or", "and"):
+            next(after, None)  # "create_or_update_file": the second verb is no part of the object
+        elif token not in FUNCTION_WORDS and token not in ("id", "ids"):
             rest.append(token)
     return index, rest, tokens[:index]
 
@@ -204,26 +208,61 @@ def _strip_entity_noun(noun: str, tool: Tool) -> str:
     return noun
 
 
+def _says_too_little(tool: Tool, tokens: list[str], index: int | None, rest: list[str]) -> bool:
+    """Whether the name alone makes a poor ask: it has no known verb (``cp``, ``subtract``,
+    ``maps_geocode``), or its verb has no object in the name, no default one and no id to act on
+    (``add(a, b)``, ``query(sql)``), while ``git_checkout(branch)`` is fine as it is."""
+    if index is None or tokens[index] not in KNOWN_VERBS:
+        return True
+    verb = VERB_ALIASES.get(tokens[index], tokens[index])
+    if rest or verb in DEFAULT_OBJECTS or verb in NOUN_VERBS:
+        return False
+    has_locator = any(argument_role(n, s) == "locator" for n, s in tool.properties.items())
+    return not (has_locator and verb in VERB_TABLE)
+
+
+def _verb_table(verb: str, particle: str = "") -> tuple[Verb, ...]:
+    """The phrases of a verb: its own table row, else the verb as it is (with its particle)."""
+    if verb in VERB_TABLE:
+        return VERB_TABLE[verb]
+    return verb_phrases(f"{verb} {particle}".strip())
+
+
+def _from_description(tool: Tool, tokens: list[str]) -> tuple[str, tuple[Verb, ...], list[str]] | None:
+    """(verb, phrases, object words) of the tool's description, when it has an action sentence."""
+    found = described_action(tool.description or "", frozenset(tokens))
+    named = any(t in KNOWN_VERBS for t in tokens)
+    if found is None or (named and not found.noun):
+        return None
+    verb = DESCRIPTION_ALIASES.get(found.verb, found.verb)
+    verb = VERB_ALIASES.get(verb, verb)
+    return verb, _verb_table(verb, found.particle), found.noun.split()
+
+
 @lru_cache(maxsize=2048)
 def tool_words(spec: Spec, name: str) -> ToolWords:
-    """The phrasing data of tool ``name`` of ``spec``, computed once (the writer's hot path)."""
+    """The phrasing data of tool ``name`` of ``spec``, computed once (the writer's hot path).
+
+    The verb and object come from the name; from the description's first action sentence when
+    the name says too little (see :func:`_says_too_little`)."""
     tool = spec.tool(name)
     tokens = name_tokens(name)
     index, rest, prefix = _split_name(tokens)
+    described = _from_description(tool, tokens) if _says_too_little(tool, tokens, index, rest) else None
     raw_verb = tokens[index] if index is not None else ""
     verb = VERB_ALIASES.get(raw_verb, raw_verb)
     attribute_prep = ""
-    if verb in NOUN_VERBS:
+    if described is not None:
+        verb, verbs, rest = described
+    elif verb in NOUN_VERBS:
         rest = [*[p for p in prefix if p in NAMESPACES], verb, *rest]
         attribute_prep = NOUN_VERBS[verb]
         verbs, verb = LOOK_VERBS, "check"
-    elif verb in VERB_TABLE:
-        verbs = VERB_TABLE[verb]
     elif verb:
-        verbs = verb_phrases(verb)
+        verbs = _verb_table(verb)
     else:
-        verbs = LOOK_VERBS
-    if not rest and prefix and prefix[-1] not in NAMESPACES:
+        verbs = LOOK_VERBS if tool.kind == "read" else HANDLE_VERBS
+    if not rest and prefix and prefix[-1] not in NAMESPACES and described is None:
         rest = [singular(prefix[-1])]
     if verb == "search" and not any(tokens_of(a)[-1:] and tokens_of(a)[-1] in QUERY_WORDS for a in tool.required):
         verbs = verb_phrases("search for", "look for", "find")

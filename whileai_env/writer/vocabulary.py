@@ -121,6 +121,8 @@ _PLAIN_VERBS = frozenset(
 # Nouns that tool names use as verbs ("git_status"): checked, not done.
 NOUN_VERBS = {"status": "of", "diff": "for", "log": "for", "logs": "for", "history": "for", "info": "for"}
 LOOK_VERBS = verb_phrases("check", "pull up", "look at")
+# For a write whose name and description give no verb: what a person asks of it.
+HANDLE_VERBS = verb_phrases("sort out", "take care of", "deal with")
 KNOWN_VERBS = frozenset(VERB_TABLE) | frozenset(VERB_ALIASES) | _PLAIN_VERBS | frozenset(NOUN_VERBS)
 
 FUNCTION_WORDS = frozenset(["a", "an", "the", "to", "for", "by", "with", "from", "of", "on", "in", "at", "and", "or",
@@ -191,5 +193,44 @@ SEPARABLE_VERBS = frozenset(["put through", "pass on", "send on"])
 ADDRESS_ORDER = {k: i for i, k in enumerate(
     ["name", "company", "street", "line1", "address1", "line2", "address2", "city", "state", "region",
      "province", "postal_code", "postcode", "zip", "zip_code", "country"])}
+# Argument names that say nothing but "a value" (``a``, ``b``, ``num1``): the values are the object.
+OPERAND_WORDS = frozenset(["a", "b", "c", "x", "y", "z", "n", "m", "num", "number", "numbers", "value", "values",
+                           "val", "first", "second", "operand", "left", "right", "lhs", "rhs", "arg", "input",
+                           "1", "2", "3"])
+# Arguments that list the people a tool acts on: with no object noun, they are the object.
+PEOPLE_WORDS = frozenset(["emails", "email", "attendees", "invitees", "participants", "guests", "members", "users",
+                          "recipients", "people", "contacts"])
+# Keys that say which kind of record a nested one is ("type": "paragraph"): not said aloud.
+DISCRIMINATORS = frozenset(["type", "object", "kind"])
 # Words a quoted rule clause must not open with: it would read as a fragment.
 PRONOUNS = frozenset(["they", "it", "this", "that", "these", "those", "he", "she", "we", "you"])
+
+# -- reading a tool's description (whileai_env.writer.description) ----------------------------
+# Verbs a description opens with that mean "give me": "Returns the balance" is a look-up.
+DESCRIPTION_ALIASES = {"return": "get", "provide": "get", "obtain": "get", "print": "show",
+                       "output": "show", "report": "show", "capture": "take", "navigate": "go"}
+# A description's first word that is no action of the tool's ("This tool belongs to …").
+STATIVE_VERBS = frozenset(["be", "belong", "contain", "include", "represent", "allow", "let", "help", "demonstrate",
+                           "serve", "act", "mean", "denote", "support", "accept", "require", "need", "note",
+                           "it", "this", "that", "the", "a", "an", "these", "those", "our", "your", "primary",
+                           "best", "main", "simple", "advanced", "autonomous", "detailed", "use", "when", "what",
+                           "which", "who", "where", "how", "if", "for", "to", "in", "on", "with", "by", "from"])
+# Verbs that only say "do it"; what they do is their object's ("Performs a web search").
+LIGHT_VERBS = frozenset(["perform", "do", "conduct", "make", "carry", "run", "execute"])
+# Nouns of an action a light verb can carry: the action is the verb.
+ACTION_NOUNS = frozenset(["search", "lookup", "look-up", "click", "scan", "crawl", "check"])
+# Words before a description's object that say nothing about it ("a *specific* page").
+DESCRIPTION_SKIP = frozenset(["specific", "specified", "single", "optional", "provided", "particular", "certain",
+                              "desired", "selected", "full", "entire", "whole", "detailed", "list", "of", "numbered"])
+# Words that end a description's object ("a file *or* directory", "a page *using* …").
+DESCRIPTION_STOP = frozenset(["and", "or", "but", "that", "which", "who", "whose", "where", "when", "if", "so",
+                              "than", "using", "based", "via", "as", "like", "within", "without", "per", "including",
+                              "while", "then", "optionally", "only", "e", "i", "etc", "is", "are", "will", "can", "of",
+                              "what", "how", "whether", "why", "given", "currently", "something", "anything",
+                              "everything", "it", "them", "since", "until", "after", "before"])
+# Particles that make a phrasal verb with any verb ("log *out* the user", "clean *up* …").
+ADVERB_PARTICLES = frozenset(["out", "up", "off", "down", "back"])
+# Endings of words that, after an object's head, qualify it rather than name it ("tickets *created* by").
+QUALIFIER_ENDINGS = ("ed", "ly", "ing")
+# Endings of nouns, which a description may open with ("Information about …", "Management of …").
+NOUN_SUFFIXES = ("tion", "sion", "ment", "ness", "ity", "ance", "ence", "ship", "ism", "ics", "ing")
