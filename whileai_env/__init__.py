@@ -79,6 +79,8 @@ _PUBLIC: dict[str, str] = {
     # agents
     "oracle_agent": "whileai_env.agents.reference", "seeded_agent": "whileai_env.agents.reference",
     "silent_agent": "whileai_env.agents.reference",
+    # verifiers and export
+    "load_environment": "whileai_env.envs.verifiers", "export_environment": "whileai_env.export.package",
 }
 #: Subpackages reachable as attributes (``whileai_env.world`` is also callable: ``wenv.world(tools)``).
 _SUBMODULES = ("world", "types")
@@ -100,9 +102,11 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
         to_row,
         validate_row,
     )
+    from whileai_env.envs.verifiers import load_environment
     from whileai_env.episode.engine import Episode, StepResult
     from whileai_env.episode.stops import StopReason
     from whileai_env.episode.user import SimulatedUser
+    from whileai_env.export.package import export_environment
     from whileai_env.grading.checklist import task_checklist
     from whileai_env.grading.conduct import conduct_grade
     from whileai_env.grading.judge import JUDGE_STATUSES, Verdict, judge_report, normalise_verdict, run_judge
