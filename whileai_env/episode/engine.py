@@ -108,7 +108,7 @@ class Episode:
         from whileai_env.world import World
 
         self.world = World(self.spec, self.task, options=self._world_options, execute=self._execute)
-        self.user = make_user(self._user_spec, self.task, avg_turns=self.avg_turns)
+        self.user = make_user(self._user_spec, self.task, avg_turns=self.avg_turns, spec=self.spec)
         opener = getattr(self.user, "opener", lambda: None)() or self.task.opener
         self.messages: list[dict[str, Any]] = []
         if self.spec.system_prompt:
