@@ -20,6 +20,8 @@ from whileai_env.scenarios.task import WorldPlan
 from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.arguments import detail_value, locator_value
+from whileai_env.world.entity_ids import id_schema
+from whileai_env.world.profile import profile_for
 
 
 def _locators(tool: Tool) -> list[str]:
@@ -47,7 +49,25 @@ def _targets(cell: Cell, spec: Spec, key: tuple) -> tuple[str, ...]:
     return (first, pick(rest, "multi-2", *key)) if rest else (first,)
 
 
-def _stated_names(tool: Tool, locs: list[str], entities: Mapping[str, Any], key: tuple) -> tuple[str, ...]:
+def _entity(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
+    """The id the task's user states for locator ``name``: valid in every tool that takes ids of
+    its entity (:func:`whileai_env.world.entity_ids.id_schema`)."""
+    profile = profile_for(spec).tools[tool.name]
+    noun = profile.nouns.get(name, "")
+    schema = tool.properties.get(name)
+    if isinstance(schema, Mapping) and schema.get("type") not in ("array", "object"):
+        schema = id_schema(spec, noun, name, schema)
+    return locator_value(name, schema, *key, root=tool.parameters, spec=spec, noun=noun, person=key)
+
+
+def _detail(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
+    """A detail the task's user states for ``tool``'s argument ``name`` (one person per task)."""
+    noun = profile_for(spec).tools[tool.name].name_noun
+    return detail_value(name, tool.properties.get(name), *key, tool.name, root=tool.parameters, spec=spec,
+                        noun=noun, writes=tool.is_write, person=key)
+
+
+def _stated_names(spec: Spec, tool: Tool, locs: list[str], entities: Mapping[str, Any], key: tuple) -> tuple[str, ...]:
     """The arguments a plan states for ``tool``: ``required`` and, where the schema asks for more
     (one branch of an ``anyOf``/``oneOf`` of required names, ``dependentRequired``), the set of
     names that makes a valid call. Sets that add no locator beyond ``locs`` come first (a stated
@@ -69,7 +89,7 @@ def _stated_names(tool: Tool, locs: list[str], entities: Mapping[str, Any], key:
         args = {n: entities[n] for n in locs if n in entities}
         for name in names:
             if name not in args:
-                args[name] = detail_value(name, props.get(name), *key, tool.name, root=tool.parameters)
+                args[name] = _detail(spec, tool, name, key)
         if validator.is_valid(args):
             return names
     return options[0]
@@ -87,12 +107,12 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
         required[target] = locs
         for name in locs:
             if name not in entities:
-                entities[name] = locator_value(name, tool.properties.get(name), *key)
+                entities[name] = _entity(spec, tool, name, key)
         stated = {}
-        for name in _stated_names(tool, locs, entities, key):
+        for name in _stated_names(spec, tool, locs, entities, key):
             if name in locs:
                 continue
-            stated[name] = detail_value(name, tool.properties.get(name), *key, target, root=tool.parameters)
+            stated[name] = _detail(spec, tool, name, key)
         details[target] = stated
     withheld = tuple(entities) if cell.ask == "vague" else ()
     # Entity states (missing, already done, duplicate, half-written) and a prior partial action

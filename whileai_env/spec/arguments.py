@@ -54,6 +54,8 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
         return "locator"
     if last in _LOCATOR_WORDS:
         schema = schema or {}
+        if isinstance(schema.get("enum"), list):
+            return "text"  # a choice among listed values (a sort ``order`` of asc/desc), not an entity's name
         types = schema_types(schema)
         for branch in list(schema.get("anyOf") or []) + list(schema.get("oneOf") or []):
             if isinstance(branch, Mapping):

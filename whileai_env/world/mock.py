@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import copy
 import difflib
-import re
 import traceback
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -38,9 +37,9 @@ from whileai_env._util.hashing import canonical_json, pick
 from whileai_env.scenarios.faults import FaultRule, FaultSchedule
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
-from whileai_env.world.arguments import locator_value
 from whileai_env.world.binding import active_world
 from whileai_env.world.context import Call, error
+from whileai_env.world.entity_ids import mint_id
 from whileai_env.world.fault_registry import fault_kind
 from whileai_env.world.options import WorldOptions, coerce_options
 from whileai_env.world.profile import ToolProfile, locator_noun, profile_for
@@ -62,8 +61,6 @@ from whileai_env.world.workspace import Workspace
 Execute = Callable[[str, dict[str, Any]], Any]
 _UNSET: Any = object()
 _OUTPUT_VALIDATORS: dict[tuple[str, str], Any] = {}
-_ID_SHAPES: dict[tuple[str, str], Any] = {}
-_SHAPE = re.compile(r"^([^\d]*)([1-9]\d{3,8})$")
 
 
 def _rejected(problem: Mapping[str, str]) -> dict[str, Any]:
@@ -165,18 +162,8 @@ class World:
         return locator_noun(arg) or "record"
 
     def _id_for(self, noun: str, r: Any) -> Any:
-        """A new id of ``noun`` shaped like the spec's (``R10646``, ``u_48213``), drawn from ``r``."""
-        shape = _ID_SHAPES.get((self.spec.content_hash, noun), _UNSET)
-        key = self._profile.id_key(noun)
-        schema = self._profile.id_schemas.get(noun)
-        if shape is _UNSET:
-            sample = locator_value(key, schema, "shape", noun)
-            m = _SHAPE.match(sample) if isinstance(sample, str) else None
-            shape = _ID_SHAPES[(self.spec.content_hash, noun)] = (m.group(1), len(m.group(2))) if m else None
-        if shape is None:
-            return locator_value(key, schema, noun, str(r.getrandbits(48)))
-        prefix, digits = shape
-        return f"{prefix}{r.randint(10 ** (digits - 1), 10 ** digits - 1)}"
+        """A new id of ``noun`` in the spec's one format for it (``R10646``, ``u_48213``), drawn from ``r``."""
+        return mint_id(self.spec, noun, self._profile.id_key(noun), r, self._profile.id_schemas.get(noun))
 
     @property
     def workspace(self) -> Workspace:

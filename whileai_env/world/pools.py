@@ -10,6 +10,7 @@ from __future__ import annotations
 import threading
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 
 from whileai_env._util.hashing import stable_hash
 
@@ -101,3 +102,66 @@ def pools() -> Pools:
             if not _POOLS:
                 _POOLS.append(_build())
     return _POOLS[0]
+
+
+_CALLING_CODES = {"US": "1", "CA": "1", "GB": "44", "DE": "49", "FR": "33", "ES": "34", "MX": "52", "NL": "31",
+                  "BR": "55", "IN": "91", "PL": "48", "SE": "46"}
+_FAKERS: dict[str, object] = {}
+
+
+@dataclass(frozen=True)
+class Persona:
+    """One person, all of a piece: a name, an email built from it, a phone and a postal address
+    of one locale, so the fields of one call (or one passenger) belong to the same person."""
+
+    first: str
+    last: str
+    email: str
+    username: str
+    phone: str
+    e164: str
+    street: str
+    city: str
+    region: str
+    postcode: str
+    country: str
+    company: str
+
+    @property
+    def name(self) -> str:
+        return f"{self.first} {self.last}"
+
+
+def _faker(locale: str) -> object:
+    from faker import Faker
+
+    found = _FAKERS.get(locale)
+    if found is None:
+        found = _FAKERS[locale] = Faker(locale)
+    return found
+
+
+@lru_cache(maxsize=4096)
+def persona(seed: int) -> Persona:
+    """The persona of ``seed`` (a stable hash): Faker seeded for this persona alone, under a
+    lock (a Faker instance holds its RNG), never the global ``random``."""
+    locale = LOCALES[seed % len(LOCALES)]
+    country = _COUNTRY[locale]
+    with _LOCK:
+        fake = _faker(locale)
+        fake.seed_instance(seed % 2**32)  # type: ignore[attr-defined]
+        first, last = fake.first_name(), fake.last_name()  # type: ignore[attr-defined]
+        phone = fake.phone_number()  # type: ignore[attr-defined]
+        street = fake.street_address().replace("\n", ", ")  # type: ignore[attr-defined]
+        city, postcode = fake.city(), fake.postcode()  # type: ignore[attr-defined]
+        region = fake.administrative_unit()  # type: ignore[attr-defined]
+        company = fake.company()  # type: ignore[attr-defined]
+        domain = fake.free_email_domain()  # type: ignore[attr-defined]
+        digits = "".join(str(fake.random_digit()) for _ in range(10 if country in ("US", "CA", "IN") else 9))  # type: ignore[attr-defined]
+    local = f"{_ascii(first)}.{_ascii(last)}" if seed % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
+    return Persona(
+        first=first, last=last, email=f"{local}@{domain}",
+        username=f"{_ascii(first)[:1]}{_ascii(last)}{(seed >> 16) % 100}", phone=phone,
+        e164=f"+{_CALLING_CODES[country]}{'2' if digits[0] in '01' else ''}{digits[1:] if digits[0] in '01' else digits}",
+        street=street, city=city, region=region, postcode=postcode, country=country, company=company,
+    )

@@ -20,6 +20,7 @@ import jsonschema
 from jsonschema.exceptions import best_match
 
 from whileai_env._util.lexicon import name_tokens
+from whileai_env._util.regex_safety import pattern_search, with_linear_patterns
 from whileai_env.spec.arguments import argument_role, entity_noun
 
 Check = Callable[[Any], bool]
@@ -77,7 +78,7 @@ def schema_validator(schema: Mapping[str, Any]) -> Any:
     key = canonical_json(schema)
     found = _VALIDATORS.get(key)
     if found is None:
-        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        cls = with_linear_patterns(jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator))
         found = _VALIDATORS[key] = cls(schema, format_checker=FORMAT_CHECKER)
     return found
 
@@ -258,10 +259,10 @@ def compile_check(schema: Any, *, formats: bool = True) -> Check | None:
             check = _length(key, val)
         elif key == "pattern" and isinstance(val, str):
             try:
-                search = re.compile(val).search
+                search = pattern_search(val)
             except re.error:
                 return None
-            check = lambda v, s=search: type(v) is not str or s(v) is not None  # noqa: E731
+            check = lambda v, s=search: type(v) is not str or s(v)  # noqa: E731
         elif key == "format":
             fn = FORMATS.get(val) if formats else None
             check = _true if fn is None else (lambda v, f=fn: type(v) is not str or f(v))
@@ -428,9 +429,10 @@ class ArgumentValidator:
 
     def __init__(self, schema: Mapping[str, Any]) -> None:
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        modern = cls not in (jsonschema.Draft3Validator, jsonschema.Draft4Validator)
+        cls = with_linear_patterns(cls)
         self._strict = cls(schema, format_checker=FORMAT_CHECKER)
         self._lax = cls(schema)
-        modern = cls not in (jsonschema.Draft3Validator, jsonschema.Draft4Validator)
         self._fast = compile_check(schema, formats=True) if modern else None
         self._fast_lax = compile_check(schema, formats=False) if modern else None
 
@@ -458,7 +460,7 @@ class ArgumentValidator:
 
 _GENERIC = re.compile(
     r"""^\s*(?:
-        <[^<>]*> | \{\{?[^{}]*\}?\} | \[[^\[\]]*\]              # <order id>, {id}, [name]
+        <[^<>\n]{1,60}> | \{\{?\s*[\w .:-]{1,40}\s*\}?\} | \[\s*[A-Za-z][\w .-]{0,40}\]   # <order id>, {id}, [name]
       | (?:your|insert|enter|put)[\s_-]+\w.*                    # your_order_id, enter email
       | string | xxx+ | tbd | todo | tba | n/?a | placeholder | lorem\s+ipsum.* | undefined
       | first[\s_]?name | last[\s_]?name | full[\s_]?name | john\s+doe | jane\s+doe
@@ -496,6 +498,10 @@ def _placeholder_reason(value: Any, schema: Any, is_locator: bool, name: str) ->
     if "@" in value and _EMAIL.search(value):
         return "placeholder email address"
     if is_locator:
+        # A value the schema's own pattern describes (``ABC123`` under ``^[A-Z0-9]{6}$``) is an id of that shape.
+        declared = schema.get("pattern") if type(schema) is dict else None
+        if isinstance(declared, str) and _matches_pattern(declared, value):
+            return None
         if _LOCATOR.match(value) or _LOCATOR_CI.match(value):
             return "placeholder identifier"
         if _WORDY.match(value) and name_tokens(value) in _own_names(name):
@@ -504,6 +510,13 @@ def _placeholder_reason(value: Any, schema: Any, is_locator: bool, name: str) ->
 
 
 _WORDY = re.compile(r"^[A-Za-z][A-Za-z _.-]*$")
+
+
+def _matches_pattern(pattern: str, value: str) -> bool:
+    try:
+        return re.search(pattern, value) is not None
+    except re.error:
+        return False
 
 
 @lru_cache(maxsize=4096)

@@ -1,0 +1,128 @@
+"""One id format per entity type across the spec.
+
+Every tool that takes an order's id must accept the id minted for that order, so an entity's id
+is drawn against *all* the schemas the spec gives it (``get_order.order_id``,
+``refund_order.order_id``, the items of ``list_orders.order_ids`` …), merged with ``allOf``.
+Different forms of one entity's reference (``issueId`` and ``issueUrl``, ``user_id`` and
+``user_email``) are kept apart: an id and a URL are not the same string.
+When no value satisfies them all, the spec is inconsistent: :func:`id_conflicts` says so (for
+``check-spec``), and the id follows the first tool's schema.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import Any
+
+from whileai_env._util.frozen import thaw
+from whileai_env._util.hashing import canonical_json
+from whileai_env._util.lexicon import name_tokens
+from whileai_env.world.makers import Scope
+from whileai_env.world.profile import profile_for
+from whileai_env.world.schema_values import fits, value_for
+
+_SCHEMAS: dict[str, dict[tuple[str, str], list[tuple[str, str, Any]]]] = {}
+_LOCK = threading.Lock()
+_FORMS = {"url": "url", "uri": "url", "link": "url", "href": "url", "email": "email", "path": "path", "file": "path",
+          "filename": "path", "name": "name", "slug": "name", "handle": "name", "username": "name"}
+
+
+def form(arg: str) -> str:
+    """The form of reference argument ``arg`` carries: ``id``, ``url``, ``email``, ``path`` or ``name``."""
+    words = name_tokens(arg)
+    return _FORMS.get(words[-1], "id") if words else "id"
+
+
+def _id_schemas(spec: Any) -> dict[tuple[str, str], list[tuple[str, str, Any]]]:
+    """Per (noun, form), every ``(tool, argument, schema)`` that carries its ids (array items included)."""
+    key = spec.content_hash
+    found = _SCHEMAS.get(key)
+    if found is not None:
+        return found
+    table: dict[tuple[str, str], list[tuple[str, str, Any]]] = {}
+    for name, tp in profile_for(spec).tools.items():
+        for arg in tp.locators:
+            schema = thaw(tp.properties.get(arg)) if isinstance(tp.properties.get(arg), Mapping) else {}
+            if schema.get("type") == "array" and isinstance(schema.get("items"), Mapping):
+                schema = schema["items"]
+            if _scalar_id(schema):
+                table.setdefault((tp.nouns[arg], form(arg)), []).append((name, arg, schema))
+    with _LOCK:
+        if len(_SCHEMAS) > 256:
+            _SCHEMAS.clear()
+        _SCHEMAS[key] = table
+    return table
+
+
+def _scalar_id(schema: Mapping[str, Any]) -> bool:
+    declared = schema.get("type")
+    kinds = {declared} if isinstance(declared, str) else set(declared or ())
+    return not kinds or bool(kinds & {"string", "integer", "number"})
+
+
+def _constraint(schema: Mapping[str, Any]) -> Mapping[str, Any]:
+    """The parts of an id schema that constrain its value (descriptions and titles dropped)."""
+    return {k: v for k, v in schema.items() if k not in ("description", "title", "examples", "default")}
+
+
+def id_schema(spec: Any, noun: str, arg: str, fallback: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+    """The schema an id of ``noun`` in argument ``arg``'s form must meet in every tool of
+    ``spec``: ``fallback`` (the calling tool's own schema, whose description still shapes the id)
+    plus the others with ``allOf``; just ``fallback`` when no other tool carries that noun's ids
+    in that form, or the tools disagree."""
+    entries = _id_schemas(spec).get((noun, form(arg))) if spec is not None else None
+    if not entries:
+        return fallback or {}
+    distinct = list({canonical_json(_constraint(s)): s for _, _, s in entries}.values())
+    first = entries[0][2] if fallback is None else fallback
+    if len(distinct) == 1:
+        return first
+    if (noun, form(arg)) in conflicting(spec):
+        return first
+    return {**first, "allOf": [_constraint(s) for s in distinct]}
+
+
+def conflicting(spec: Any) -> frozenset[tuple[str, str]]:
+    """The (noun, form) pairs whose tools' schemas no single id satisfies."""
+    return frozenset(key for key, _ in _conflicts(spec))
+
+
+def _conflicts(spec: Any) -> tuple[tuple[tuple[str, str], str], ...]:
+    key = f"conflicts|{spec.content_hash}"
+    found = _CONFLICTS.get(key)
+    if found is None:
+        found = _CONFLICTS[key] = tuple(_find_conflicts(spec))
+    return found
+
+
+_CONFLICTS: dict[str, tuple[tuple[tuple[str, str], str], ...]] = {}
+
+
+def _find_conflicts(spec: Any) -> list[tuple[tuple[str, str], str]]:
+    out = []
+    for (noun, kind), entries in _id_schemas(spec).items():
+        distinct = list({canonical_json(_constraint(s)): (tool, arg, s) for tool, arg, s in entries}.values())
+        if len(distinct) < 2:
+            continue
+        merged = {"allOf": [_constraint(s) for _, _, s in distinct]}
+        ok = any(all(fits(value, s, s) for _, _, s in distinct)
+                 for value in (value_for(merged, distinct[0][1], Scope(seed=i, now=0), locator=True) for i in range(6)))
+        if not ok:
+            where = ", ".join(f"{tool}.{arg} {canonical_json(_constraint(s))}" for tool, arg, s in distinct)
+            out.append(((noun, kind), f"{noun} {kind}s: no value satisfies every tool that takes one: {where}"))
+    return out
+
+
+def id_conflicts(spec: Any) -> list[str]:
+    """One line per entity type whose ids no single value can satisfy in every tool (for ``check-spec``)."""
+    return [line for _, line in _conflicts(spec)]
+
+
+def mint_id(spec: Any, noun: str, key: str, r: Any, fallback: Mapping[str, Any] | None = None) -> Any:
+    """A new id of ``noun`` (a created record's, a related record's), drawn from ``r``: the same
+    format as the ids the task's user states, valid in every tool that takes it."""
+    from whileai_env.world.arguments import locator_value
+
+    schema = id_schema(spec, noun, key, fallback)
+    return locator_value(key, schema, noun, str(r.getrandbits(48)), spec=spec, noun=noun)

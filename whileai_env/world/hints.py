@@ -1,0 +1,173 @@
+"""What a field's description says about its values, when the schema does not say it.
+
+Real specs put much of the contract in prose: ``"[Enum]: [economy, business]"``, ``"either
+'no longer needed' or 'ordered by mistake'"``, ``"Limit can range between 1 and 100"``, ``"(max
+400 chars)"``, ``"in the format 'YYYY-MM-DD', such as '2024-05-01'"``, ``"Three-letter ISO code for
+the currency"``, ``"IANA timezone name (e.g., 'America/New_York')"``. :func:`hints_of` reads these
+into a :class:`Hints`; the value generator honours them as if the schema had said so (a value
+that follows a hint is still checked against the schema itself).
+
+>>> h = hints_of({"description": "Number of results (1-20, default 5)"})
+>>> h.minimum, h.maximum, h.default
+(1.0, 20.0, '5')
+>>> hints_of({"description": "The cabin class such as 'basic_economy', 'economy', or 'business'."}).examples
+('basic_economy', 'economy', 'business')
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+_NUM = r"(-?\d+(?:\.\d+)?)"
+_QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})"|`([^`\n]{1,80})`""")
+_CHOICE_LEAD = re.compile(
+    r"(?:\[enum\]\s*:?|\benum\s*:|\bone of\b\s*:?|\bpossible values?\b(?:\s+(?:are|is|include))?\s*:?|"
+    r"\ballowed values?\b(?:\s+(?:are|is))?\s*:?|\bvalid values?\b(?:\s+(?:are|is))?\s*:?|\boptions?\s*(?:are|is)?\s*:|"
+    r"\bmust be(?: one of)?\b|\bshould be either\b|\beither\b|\bcan be\b|\baccepted values?\b\s*:?)",
+    re.IGNORECASE,
+)
+_EXAMPLE_LEAD = re.compile(r"(?:\be\.\s?g\.?,?|\bsuch as\b|\bfor example\b,?|\bfor instance\b,?|\bexamples?\s*:|\blike\b"
+                           r"|\bin the (?:format|form)\b(?=\s*['\"`]))", re.IGNORECASE)
+_RANGES = (
+    re.compile(rf"\bbetween\s+{_NUM}\s+and\s+{_NUM}", re.IGNORECASE),
+    re.compile(rf"\bfrom\s+{_NUM}\s+to\s+{_NUM}\b", re.IGNORECASE),
+    re.compile(rf"\brange[sd]?(?:\s+is)?\s*:?\s*{_NUM}\s*(?:-|–|to|\.\.)\s*{_NUM}", re.IGNORECASE),
+    re.compile(rf"\(\s*{_NUM}\s*(?:-|–|to)\s*{_NUM}\s*[,)]"),
+    re.compile(rf"\[\s*{_NUM}\s*,\s*{_NUM}\s*\]"),
+)
+_MAX = re.compile(rf"\b(?:max(?:imum)?|at most|up to|no more than|not exceed(?:ing)?|<=?)\s*(?:of|is|:|=)?\s*{_NUM}(?![\d.]*\s*(?:chars?|characters|words|bytes))(?![\d.])",
+                  re.IGNORECASE)
+_MIN = re.compile(rf"\b(?:min(?:imum)?|at least|no less than|>=?)\s*(?:of|is|:|=)?\s*{_NUM}(?![\d.]*\s*(?:chars?|characters|words|bytes))(?![\d.])",
+                  re.IGNORECASE)
+_MAX_LEN = re.compile(r"\b(?:max(?:imum)?|at most|up to|no more than)\s*(?:of\s*)?(\d+)\s*(?:chars?|characters)\b", re.IGNORECASE)
+_DEFAULT = re.compile(r"\bdefaults?(?:\s+(?:is|to|value))?\s*(?::|=|is|to)?\s*['\"`]?([\w.:/+-]+)['\"`]?", re.IGNORECASE)
+_FORMATS = (
+    (re.compile(r"YYYY-MM-DD[T ]HH:MM(?::SS)?|ISO[ -]?8601|RFC[ -]?3339|date[- ]?time", re.IGNORECASE), "date-time"),
+    (re.compile(r"YYYY-MM-DD|\bdate\b.*\bformat\b|\bformat\b.*\bdate\b"), "date"),
+    (re.compile(r"\bHH:MM\b", re.IGNORECASE), "hh:mm"),
+    (re.compile(r"\bunix\b|\bepoch\b", re.IGNORECASE), "epoch"),
+)
+_STANDARDS = (
+    (re.compile(r"ISO[ -]?4217|currency code|three-letter (?:iso )?(?:code for the )?currency", re.IGNORECASE), "currency"),
+    (re.compile(r"ISO[ -]?3166(?:-1)?[ -]?alpha[ -]?3|three-letter country", re.IGNORECASE), "country3"),
+    (re.compile(r"ISO[ -]?3166|two-letter country|country code", re.IGNORECASE), "country2"),
+    (re.compile(r"\bIATA\b|airport code", re.IGNORECASE), "airport"),
+    (re.compile(r"E\.?164", re.IGNORECASE), "e164"),
+    (re.compile(r"ISO[ -]?639|language code", re.IGNORECASE), "language"),
+    (re.compile(r"BCP[ -]?47|\blocale\b", re.IGNORECASE), "locale"),
+    (re.compile(r"\bIANA\b|time ?zone", re.IGNORECASE), "timezone"),
+    (re.compile(r"\bUUID\b|\bGUID\b", re.IGNORECASE), "uuid"),
+)
+_UNITS = (
+    (re.compile(r"celsius|°c\b", re.IGNORECASE), "celsius"), (re.compile(r"fahrenheit|°f\b", re.IGNORECASE), "fahrenheit"),
+    (re.compile(r"\bcents\b|smallest currency unit", re.IGNORECASE), "cents"),
+    (re.compile(r"millisec|\bms\b", re.IGNORECASE), "milliseconds"), (re.compile(r"\bseconds?\b", re.IGNORECASE), "seconds"),
+    (re.compile(r"\bminutes?\b", re.IGNORECASE), "minutes"), (re.compile(r"percent|%", re.IGNORECASE), "percent"),
+)
+
+
+@dataclass(frozen=True)
+class Hints:
+    """What a description says: ``choices`` (an enumeration in prose), ``examples``,
+    ``minimum``/``maximum``, ``max_length``, ``format`` (``date``, ``date-time``, ``hh:mm``,
+    ``epoch``), ``standard`` (``currency``, ``country2``, ``airport``, ``e164`` …), ``unit`` and
+    ``default``. Empty fields mean the description says nothing about them."""
+
+    choices: tuple[str, ...] = ()
+    examples: tuple[Any, ...] = ()
+    minimum: float | None = None
+    maximum: float | None = None
+    max_length: int | None = None
+    format: str | None = None
+    standard: str | None = None
+    unit: str | None = None
+    default: str | None = None
+    text: str = ""
+
+
+def _quoted(text: str) -> list[str]:
+    return [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(text)]
+
+
+def _list_after(text: str, lead: re.Pattern[str], *, stop: str) -> tuple[str, ...]:
+    """The quoted values (else the bare comma/``or`` list) right after ``lead``."""
+    m = lead.search(text)
+    if not m:
+        return ()
+    rest = text[m.end():]
+    head = re.split(stop, rest, maxsplit=1)[0]
+    bracket = re.match(r"\s*\[([^\]]{1,400})\]", rest)
+    if bracket:
+        head = bracket.group(1)
+    found = _quoted(head)
+    if found:
+        return tuple(dict.fromkeys(found))
+    parts = [p.strip(" .;:()`'\"") for p in re.split(r",|\bor\b|\band\b|\|", head)]
+    words = [p for p in parts if p and re.fullmatch(r"[\w./:+-]{1,40}", p)]
+    return tuple(dict.fromkeys(words)) if len(words) >= 2 else ()
+
+
+def _examples(text: str) -> tuple[Any, ...]:
+    m = _EXAMPLE_LEAD.search(text)
+    if not m:
+        return ()
+    rest = text[m.end():].lstrip(" :")
+    if rest.startswith("["):
+        try:
+            return (json.loads(rest[: rest.index("]") + 1]),)
+        except ValueError:
+            pass
+    head = re.split(r"\)|\.\s|;|\n", rest, maxsplit=1)[0]
+    found = _quoted(head)
+    if found:
+        return tuple(dict.fromkeys(found))
+    token = re.match(r"\s*([A-Za-z0-9#+/][^\s,;()`'\"]+)", rest)
+    return (token.group(1).rstrip("."),) if token else ()
+
+
+def _range(text: str) -> tuple[float | None, float | None]:
+    for pattern in _RANGES:
+        m = pattern.search(text)
+        if m:
+            low, high = float(m.group(1)), float(m.group(2))
+            if low < high:
+                return low, high
+    low = _MIN.search(text)
+    high = _MAX.search(text)
+    return (float(low.group(1)) if low else None), (float(high.group(1)) if high else None)
+
+
+def _first(table: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str | None:
+    return next((name for pattern, name in table if pattern.search(text)), None)
+
+
+@lru_cache(maxsize=8192)
+def _parse(text: str) -> Hints:
+    low, high = _range(text)
+    length = _MAX_LEN.search(text)
+    default = _DEFAULT.search(text)
+    return Hints(
+        choices=_list_after(text, _CHOICE_LEAD, stop=r"\.\s|\n|;"),
+        examples=_examples(text),
+        minimum=low,
+        maximum=high,
+        max_length=int(length.group(1)) if length else None,
+        format=_first(_FORMATS, text),
+        standard=_first(_STANDARDS, text),
+        unit=_first(_UNITS, text),
+        default=default.group(1).rstrip(".") if default else None,
+        text=text,
+    )
+
+
+def hints_of(schema: Mapping[str, Any] | None) -> Hints:
+    """The hints in ``schema``'s ``description`` (and ``title``)."""
+    if not isinstance(schema, Mapping):
+        return Hints()
+    text = " ".join(str(schema[k]) for k in ("title", "description") if isinstance(schema.get(k), str))
+    return _parse(text) if text else Hints()

@@ -1,0 +1,556 @@
+"""Schema-faithful values: one walker for task values, reference arguments, records and results.
+
+:func:`value_for` draws a value for a field from its JSON Schema and its meaning. Every
+keyword that constrains a value is honoured: ``type`` (a list of types too), ``enum``/``const``,
+``pattern`` (:mod:`whileai_env.world.patterns`), ``format`` (:mod:`whileai_env.world.formats`),
+``minimum``/``maximum`` and their exclusive forms, ``multipleOf`` (decimal arithmetic, checked the
+way ``jsonschema`` divides floats), ``minLength``/``maxLength``, arrays (``items``,
+``prefixItems``, ``minItems``/``maxItems``, ``uniqueItems``), objects (``properties``, ``required``,
+``additionalProperties``, ``patternProperties``, ``minProperties``), ``$ref``, ``allOf``, ``anyOf``,
+``oneOf``, ``default`` and ``examples``; so are the hints a description gives
+(:mod:`whileai_env.world.hints`). Within those bounds the value means what the field means
+(:mod:`whileai_env.world.concepts`, :mod:`whileai_env.world.makers`).
+
+Each candidate is checked with a strict ``jsonschema`` validator (every format checked), and the
+first that passes is kept; the last resort is a value drawn from the schema alone. A ``hint``
+(the world's own record, when it conforms a result to an output schema) is preferred wherever
+it is valid. Randomness comes only from the scope's seed (:class:`whileai_env.world.makers.Scope`).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import replace
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
+from typing import Any
+
+from whileai_env._util.hashing import canonical_json
+from whileai_env._util.lexicon import singular
+from whileai_env.spec.arguments import argument_role
+from whileai_env.world import phrases as ph
+from whileai_env.world.concepts import NUMBER_RANGES, Field, field, number_concept, string_concept
+from whileai_env.world.formats import format_value, strict_validator
+from whileai_env.world.ids import id_candidates
+from whileai_env.world.makers import Scope, argv, like, make_strings, tense
+from whileai_env.world.naming import resolve_field
+from whileai_env.world.patterns import matches, sample
+
+_MAX_DEPTH = 10
+_NONE: Any = object()
+_JSON_TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
+_YES_NO_WORDS = (("is",), ("has",), ("needs",), ("should",), ("enable",), ("include",), ("allow",), ("use",))
+#: Concepts whose own maker beats an example from the description: a person's details (the example
+#: is one fixed person) and code (examples are often fragments of it).
+_MADE_FIRST = frozenset({"first_name", "last_name", "person_name", "email", "username", "phone", "e164", "street",
+                         "city", "postcode", "region", "country_code", "country_code3", "country_name", "company",
+                         "address", "birth_date", "javascript", "python", "sql", "command", "expression"})
+_NUMERIC_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
+
+
+def resolve(schema: Any, root: Mapping[str, Any]) -> Any:
+    """``schema`` with a local ``$ref`` (``#/$defs/X``, ``#/definitions/X``) replaced by its target."""
+    seen = 0
+    while isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str) and seen < 16:
+        node: Any = root
+        for part in schema["$ref"].lstrip("#").strip("/").split("/"):
+            if part:
+                part = part.replace("~1", "/").replace("~0", "~")
+                node = node.get(part) if isinstance(node, Mapping) else None
+        rest = {k: val for k, val in schema.items() if k != "$ref"}
+        schema = {**node, **rest} if isinstance(node, Mapping) else rest
+        seen += 1
+    return schema
+
+
+def fits(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
+    """Whether ``value`` is valid against ``schema`` (its ``$ref``s read in ``root``), every format checked."""
+    if schema is True or schema is None or (isinstance(schema, Mapping) and not schema):
+        return True
+    if schema is False:
+        return False
+    if isinstance(schema, Mapping):
+        defs = {k: root[k] for k in ("$defs", "definitions") if k in root and k not in schema}
+        schema = {**schema, **defs} if defs else schema
+    try:
+        return bool(strict_validator(schema).is_valid(value))
+    except Exception:
+        return False
+
+
+def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
+    merged: dict[str, Any] = {k: val for k, val in schema.items() if k != "allOf"}
+    for part in schema.get("allOf") or []:
+        part = resolve(part, root)
+        if isinstance(part, Mapping) and "allOf" in part:
+            part = _merge_all_of(part, root)
+        if not isinstance(part, Mapping):
+            continue
+        for k, val in part.items():
+            if k == "properties" and isinstance(val, Mapping):
+                merged["properties"] = {**merged.get("properties", {}), **val}
+            elif k == "required" and isinstance(val, list):
+                merged["required"] = list(dict.fromkeys([*merged.get("required", []), *val]))
+            elif k in ("minimum", "exclusiveMinimum", "minLength", "minItems") and k in merged:
+                merged[k] = max(merged[k], val)
+            elif k in ("maximum", "exclusiveMaximum", "maxLength", "maxItems") and k in merged:
+                merged[k] = min(merged[k], val)
+            elif k not in merged:
+                merged[k] = val
+    return merged
+
+
+class Walker:
+    """One draw over one root schema (the tool's whole argument schema, for ``$ref``)."""
+
+    def __init__(self, root: Mapping[str, Any]) -> None:
+        self.root = root
+
+    def value(self, schema: Any, name: str, scope: Scope, hint: Any = _NONE, depth: int = 0) -> Any:
+        """A value valid against ``schema`` for field ``name``, preferring ``hint`` where valid."""
+        schema = resolve(schema, self.root)
+        if schema is True or schema is None or (isinstance(schema, Mapping) and not schema):
+            return hint if hint is not _NONE else self._string({}, name, scope)
+        if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
+            return None if hint is _NONE else hint
+        if "allOf" in schema:
+            schema = _merge_all_of(schema, self.root)
+        if hint is not _NONE and not isinstance(hint, dict | list) and fits(hint, schema, self.root):
+            return hint
+        if "const" in schema:
+            return schema["const"]
+        if isinstance(schema.get("enum"), list) and schema["enum"]:
+            return self._enum(schema, name, scope, hint)
+        for key in ("oneOf", "anyOf"):
+            if isinstance(schema.get(key), list) and schema[key]:
+                return self._union(schema, key, name, scope, hint, depth)
+        kind = self._type(schema, name, hint, scope)
+        return self._typed(kind, schema, name, scope, hint, depth)
+
+    def _typed(self, kind: str, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int) -> Any:
+        if kind == "object":
+            return self._object(schema, scope, hint, depth)
+        if kind == "array":
+            return self._array(schema, name, scope, hint, depth)
+        if kind in ("integer", "number"):
+            return self._number(schema, name, scope, integer=kind == "integer")
+        if kind == "boolean":
+            return hint if isinstance(hint, bool) else scope.rng("bool", name).random() < 0.5
+        if kind == "null":
+            return None
+        return self._string(schema, name, scope)
+
+    # -- choices ---------------------------------------------------------------------------
+
+    def _enum(self, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any) -> Any:
+        options = list(schema["enum"])
+        if hint is not _NONE and hint in options:
+            return hint
+        valid = [o for o in options if fits(o, {k: val for k, val in schema.items() if k != "enum"}, self.root)]
+        non_null = [o for o in valid or options if o is not None]
+        return scope.rng("enum", name).choice(non_null or options)
+
+    def _union(self, schema: Mapping[str, Any], key: str, name: str, scope: Scope, hint: Any, depth: int) -> Any:
+        base = {k: val for k, val in schema.items() if k != key}
+        branches = [resolve(b, self.root) for b in schema[key]]
+        order = sorted(range(len(branches)),
+                       key=lambda i: (_is_null(branches[i]), _is_bare(branches[i]), scope.rng("branch", name, i).random()))
+        if hint is not _NONE:
+            order.sort(key=lambda i: not _accepts_type(branches[i], hint))
+        last: Any = None
+        for i in order:
+            branch = branches[i]
+            merged = {**base, **branch} if isinstance(branch, Mapping) else base
+            last = self.value(merged, name, scope.child("branch", i), hint, depth + 1)
+            if fits(last, schema, self.root):
+                return last
+        return last
+
+    def _type(self, schema: Mapping[str, Any], name: str, hint: Any, scope: Scope) -> str:
+        declared = schema.get("type")
+        options = [declared] if isinstance(declared, str) else [t for t in declared or () if t in _JSON_TYPES]
+        if hint is not _NONE and _json_type(hint) in options:
+            return _json_type(hint)
+        if hint is not _NONE and _json_type(hint) == "integer" and "number" in options:
+            return "number"
+        non_null = [t for t in options if t != "null"]
+        if len(non_null) > 1:
+            f = _field(name, schema, scope)
+            if "boolean" in non_null and (f.text.startswith("whether") or f.words[:1] in _YES_NO_WORDS):
+                return "boolean"
+            if number_concept(f) is not None and string_concept(f) is None:
+                return next((t for t in non_null if t in ("integer", "number")), non_null[0])
+            return non_null[0]
+        if non_null:
+            return non_null[0]
+        if options:
+            return "null"
+        if any(k in schema for k in ("properties", "additionalProperties", "required", "patternProperties")):
+            return "object"
+        if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems")):
+            return "array"
+        if any(k in schema for k in _NUMERIC_KEYS):
+            return "number"
+        if hint is not _NONE and hint is not None:
+            return _json_type(hint)
+        return "string"
+
+    # -- containers ------------------------------------------------------------------------
+
+    def _object(self, schema: Mapping[str, Any], scope: Scope, hint: Any, depth: int) -> dict[str, Any]:
+        props = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+        required = [k for k in schema.get("required") or () if isinstance(k, str)]
+        hints = hint if isinstance(hint, Mapping) else None
+        chosen = [k for k in props if k in required or (hints is not None and k in hints)
+                  or (hints is None and scope.rng("optional", k).random() < 0.5)]
+        low = schema.get("minProperties") if type(schema.get("minProperties")) is int else 0
+        low = max(low, min(2, len(props))) if hints is None else low  # never an empty object for a person to state
+        chosen.extend(k for k in props if k not in chosen and len(chosen) < low)
+        out: dict[str, Any] = {}
+        siblings = frozenset(props)
+        for k in chosen:
+            sub = props[k] if isinstance(props[k], Mapping) else None
+            child = scope.child("prop", k, locator=argument_role(k, sub) == "locator", siblings=siblings)
+            out[k] = self.value(props[k], k, child, _hint_for(hints, k), depth + 1)
+        extra = schema.get("additionalProperties", True)
+        if hints is not None and extra is not False and not schema.get("patternProperties"):
+            for k, val in hints.items():
+                if k not in out and (extra is True or fits(val, extra, self.root)):
+                    out[k] = val
+        for k in required:
+            if k not in out:
+                out[k] = self.value(self._extra_schema(schema, k), k, scope.child("prop", k), _NONE, depth + 1)
+        return out
+
+    def _extra_schema(self, schema: Mapping[str, Any], key: str) -> Any:
+        for pattern, sub in (schema.get("patternProperties") or {}).items():
+            if matches(pattern, key):
+                return sub
+        extra = schema.get("additionalProperties", True)
+        return extra if isinstance(extra, Mapping) else {}
+
+    def _array(self, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int) -> list[Any]:
+        low = schema.get("minItems") if type(schema.get("minItems")) is int else 0
+        high = schema.get("maxItems") if type(schema.get("maxItems")) is int else None
+        prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+        items = schema.get("items", {})
+        if isinstance(items, list):
+            prefix, items = items, schema.get("additionalItems", {})
+        f = _field(name, schema, scope)
+        hints = hint if isinstance(hint, list) else None
+        if hints is None and string_concept(f) == "command" and _strings_only(items):
+            words = argv(f, scope)
+            if len(words) >= low and (high is None or len(words) <= high):
+                return words
+        count = len(hints) if hints is not None else scope.rng("count", name).randint(max(low, 1), max(low, 3))
+        count = max(low, count if high is None else min(high, count))
+        item_name = _item_name(name)
+        items = resolve(items, self.root)
+        if isinstance(items, Mapping) and "description" not in items and isinstance(schema.get("description"), str):
+            items = {**items, "description": schema["description"]}  # "Array of origin addresses" describes each item
+        person_items = _looks_like_person(items, self.root)
+        out: list[Any] = []
+        seen: set[str] = set()
+        for i in range(count * 4 + 4):
+            if len(out) >= count:
+                break
+            sub = prefix[len(out)] if len(out) < len(prefix) else items
+            if sub is False:
+                break
+            item_hint = hints[len(out)] if hints is not None and len(out) < len(hints) else _NONE
+            value = self.value(sub, item_name, scope.child("item", i, person=person_items), item_hint, depth + 1)
+            key = canonical_json(value)
+            if key in seen and (schema.get("uniqueItems") or i < count * 4):
+                continue
+            seen.add(key)
+            out.append(value)
+        return out
+
+    # -- leaves ----------------------------------------------------------------------------
+
+    def _number(self, schema: Mapping[str, Any], name: str, scope: Scope, *, integer: bool) -> int | float:
+        f = _field(name, schema, scope)
+        concept = number_concept(f) or ("number_id" if f.locator else None)
+        low, high, whole = NUMBER_RANGES.get(concept or "", (1, 100, False))
+        if concept == "epoch":
+            low, high = scope.now - 30 * 86_400, scope.now + 30 * 86_400
+        whole = integer or whole
+        r = scope.rng("number", name)
+        bounds = _bounds(schema, f)
+        lo, hi = _intersect((low, high), bounds)
+        multiple = schema.get("multipleOf")
+        candidates = []
+        for example in _examples(schema, f):
+            if type(example) in (int, float):
+                candidates.append(example)
+        target = r.uniform(lo, hi)
+        if type(multiple) in (int, float) and multiple > 0:
+            candidates.insert(0, _multiple_near(target, multiple, bounds, lo, hi))
+        else:
+            candidates.insert(0, _plain_number(target, lo, hi, bounds, whole, concept))
+        for value in candidates:
+            if value is not None and fits(value, schema, self.root):
+                return int(value) if integer and float(value).is_integer() else value
+        fallback = _plain_number(bounds[0] if bounds[0] is not None else 0, *bounds_or(bounds), bounds, whole, None)
+        return fallback if fallback is not None else 0
+
+    def _string(self, schema: Mapping[str, Any], name: str, scope: Scope) -> str:
+        f = _field(name, schema, scope)
+        for text in self._string_candidates(schema, f, scope):
+            if isinstance(text, str):
+                text = _fit_length(text, schema)
+                if text is not None and fits(text, schema, self.root):
+                    return text
+        r = scope.rng("pattern", name)
+        low = schema.get("minLength") if type(schema.get("minLength")) is int else 0
+        high = schema.get("maxLength") if type(schema.get("maxLength")) is int else None
+        if isinstance(schema.get("pattern"), str):
+            found = sample(schema["pattern"], r, min_length=low, max_length=high)
+            if found is not None:
+                return found
+        return _fit_length("x" * max(low, 1), schema) or "x" * max(low, 1)
+
+    def _string_candidates(self, schema: Mapping[str, Any], f: Field, scope: Scope) -> list[Any]:
+        r = scope.rng("string", f.name)
+        concept = string_concept(f)
+        examples = [e for e in _examples(schema, f) if isinstance(e, str)]
+        fmt = schema.get("format") if isinstance(schema.get("format"), str) else None
+        out: list[Any] = []
+        if f.locator:
+            out.extend(id_candidates(f, schema, scope, concept, examples))
+        choices = [c for c in f.hints.choices if isinstance(c, str)]
+        if choices:
+            out.append(r.choice(choices))
+        if fmt:
+            if concept == "birth_date" and fmt == "date":
+                out.extend(make_strings(concept, f, scope))
+            out.append(format_value(fmt, r, now=scope.now, tense=tense(f, scope)))
+        # An example the spec gives shows the value's form better than a guess from the name,
+        # except for a person's details, where the example is one fixed person.
+        shaped = [like(e, r, now=scope.now, when=tense(f, scope)) for e in examples]
+        made = make_strings(concept, f, scope)
+        ordered = [*made, *shaped, *examples] if concept in _MADE_FIRST or not examples else [*shaped, *examples, *made]
+        out.extend(ordered)
+        if isinstance(schema.get("default"), str) and schema["default"]:
+            out.append(schema["default"])
+        if isinstance(schema.get("pattern"), str):
+            out.append(sample(schema["pattern"], r, min_length=schema.get("minLength") or 0,
+                              max_length=schema.get("maxLength")))
+        out.extend(_generic(f, scope))
+        return out
+
+
+def _field(name: str, schema: Mapping[str, Any], scope: Scope) -> Field:
+    return field(name, schema, noun=scope.noun, locator=scope.locator, writes=scope.writes, siblings=scope.siblings)
+
+
+def _generic(f: Field, scope: Scope) -> list[str]:
+    """A last reading of the name when no concept fits: a short identifier-like phrase made of
+    the field's own words and a concrete one (``billing-profile``), never filler."""
+    r = scope.rng("generic", f.name)
+    words = [w for w in f.words if w.isalpha()] or ["item"]
+    return [f"{r.choice(ph.THING_WORDS)}-{'-'.join(words[-2:])}"]
+
+
+def _examples(schema: Mapping[str, Any], f: Field) -> list[Any]:
+    listed = schema.get("examples")
+    out = list(listed) if isinstance(listed, list) else []
+    out.extend(e for e in f.hints.examples if e not in out)
+    return out
+
+
+def _bounds(schema: Mapping[str, Any], f: Field) -> tuple[float | None, float | None, bool, bool]:
+    """(low, high, low exclusive, high exclusive): the schema's, narrowed by the description's."""
+    def num(key: str) -> float | None:
+        value = schema.get(key)
+        return float(value) if type(value) in (int, float) and math.isfinite(value) else None
+
+    low, high = num("minimum"), num("maximum")
+    ex_low, ex_high = num("exclusiveMinimum"), num("exclusiveMaximum")
+    low_ex = ex_low is not None and (low is None or ex_low >= low)
+    high_ex = ex_high is not None and (high is None or ex_high <= high)
+    low = ex_low if low_ex else low
+    high = ex_high if high_ex else high
+    hinted_low, hinted_high = f.hints.minimum, f.hints.maximum
+    if hinted_low is not None and (low is None or hinted_low > low) and (high is None or hinted_low < high):
+        low, low_ex = hinted_low, False
+    if hinted_high is not None and (high is None or hinted_high < high) and (low is None or hinted_high > low):
+        high, high_ex = hinted_high, False
+    return low, high, low_ex, high_ex
+
+
+def bounds_or(bounds: tuple[float | None, float | None, bool, bool]) -> tuple[float, float]:
+    low = bounds[0] if bounds[0] is not None else (bounds[1] - 10 if bounds[1] is not None else 0)
+    high = bounds[1] if bounds[1] is not None else low + 10
+    return low, high
+
+
+def _intersect(wanted: tuple[float, float], bounds: tuple[float | None, float | None, bool, bool]) -> tuple[float, float]:
+    """The concept's range inside the bounds, or the bounds when the two do not meet."""
+    low, high = wanted
+    b_low, b_high = bounds[0], bounds[1]
+    a = max(low, b_low) if b_low is not None else low
+    b = min(high, b_high) if b_high is not None else high
+    if a <= b:
+        return a, b
+    if b_low is not None and b_high is not None:
+        return b_low, b_high
+    if b_low is not None:
+        return b_low, b_low + (high - low or 10)
+    return b_high - (high - low or 10), b_high  # type: ignore[operator]
+
+
+def _plain_number(target: float, lo: float, hi: float, bounds: tuple, whole: bool, concept: str | None) -> int | float | None:
+    low, high, low_ex, high_ex = bounds
+    if whole:
+        a, b = math.ceil(lo), math.floor(hi)
+        if low is not None and low_ex and a <= low:
+            a = math.floor(low) + 1
+        if high is not None and high_ex and b >= high:
+            b = math.ceil(high) - 1
+        if a > b:
+            return None
+        return min(max(round(target), a), b)
+    places = 1 if concept == "temperature" else 2
+    value = round(min(max(target, lo), hi), places)
+    step = 10 ** -places
+    if low is not None and (value < low or (low_ex and value <= low)):
+        value = round(low + step, places) if low_ex else low
+    if high is not None and (value > high or (high_ex and value >= high)):
+        value = round(high - step, places) if high_ex else high
+    return value
+
+
+def _multiple_near(target: float, multiple: float, bounds: tuple, lo: float, hi: float) -> int | float | None:
+    """The multiple of ``multiple`` nearest ``target`` inside the bounds, exact in decimal and
+    accepted by ``jsonschema``'s float division (``28.96 / 0.01`` is not whole; ``28.95 / 0.01`` is)."""
+    try:
+        step = Decimal(str(multiple))
+        low_k = (Decimal(str(lo)) / step).to_integral_value(ROUND_CEILING)
+        high_k = (Decimal(str(hi)) / step).to_integral_value(ROUND_FLOOR)
+    except (InvalidOperation, ValueError):
+        return None
+    low, high, low_ex, high_ex = bounds
+    k = min(max((Decimal(str(target)) / step).to_integral_value(), low_k), high_k)
+    for offset in range(0, 40):
+        for candidate in (k + offset, k - offset):
+            if candidate < low_k or candidate > high_k:
+                continue
+            exact = candidate * step
+            value: int | float = int(exact) if exact == exact.to_integral_value() else float(exact)
+            if (low_ex and low is not None and value <= low) or (high_ex and high is not None and value >= high):
+                continue
+            if not isinstance(multiple, float) or float(value) / multiple == int(float(value) / multiple):
+                return value
+    return None
+
+
+def _fit_length(text: str, schema: Mapping[str, Any]) -> str | None:
+    low = schema.get("minLength") if type(schema.get("minLength")) is int else 0
+    high = schema.get("maxLength") if type(schema.get("maxLength")) is int else None
+    if high is not None and len(text) > high:
+        cut = text[:high]
+        text = cut.rsplit(" ", 1)[0] if " " in cut and len(cut.rsplit(" ", 1)[0]) >= max(low, 1) else cut
+    if len(text) < low:
+        return None
+    return text
+
+
+def _item_name(name: str) -> str:
+    """The name of one item of array ``name``: ``item_ids`` → ``item_id``, ``passengers`` → ``passenger``."""
+    if name.endswith("ids"):
+        return name[:-1]
+    if name.endswith("Ids"):
+        return name[:-1]
+    parts = name.rsplit("_", 1)
+    return f"{parts[0]}_{singular(parts[1])}" if len(parts) == 2 else singular(name)
+
+
+def _looks_like_person(schema: Any, root: Mapping[str, Any]) -> bool:
+    """Whether items of this schema describe people (each item then gets its own person)."""
+    schema = resolve(schema, root)
+    if not isinstance(schema, Mapping):
+        return False
+    branches = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ()), *(schema.get("allOf") or ())]
+    if any(_looks_like_person(b, root) for b in branches):
+        return True
+    props = schema.get("properties")
+    if not isinstance(props, Mapping):
+        return False
+    words = {w for k in props for w in k.lower().replace("-", "_").split("_")}
+    return bool(words & {"first", "last", "firstname", "lastname", "email", "dob", "birth", "name", "phone"})
+
+
+def _strings_only(items: Any) -> bool:
+    return isinstance(items, Mapping) and items.get("type") in (None, "string") and not items.get("enum")
+
+
+def _is_bare(schema: Any) -> bool:
+    """A branch that says nothing but a type (``{"type": "object", "additionalProperties": true}``):
+    a value drawn from it is empty, so a specific branch goes first."""
+    keys = set(schema) - {"type", "additionalProperties", "description", "title"} if isinstance(schema, Mapping) else set()
+    return not keys
+
+
+def _is_null(schema: Any) -> bool:
+    return isinstance(schema, Mapping) and schema.get("type") == "null"
+
+
+def _accepts_type(schema: Any, hint: Any) -> bool:
+    if not isinstance(schema, Mapping):
+        return False
+    declared = schema.get("type")
+    kinds = {declared} if isinstance(declared, str) else set(declared or ())
+    kind = _json_type(hint)
+    return kind in kinds or (kind == "integer" and "number" in kinds)
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    return "object"
+
+
+def hint_for(hint: Any, name: str) -> Any:
+    """The hint's value for property ``name``: same name, a matching field, or ``x_cents`` from ``x``."""
+    if not isinstance(hint, Mapping) or not hint:
+        return None
+    if name in hint:
+        return hint[name]
+    if name.endswith("_cents"):
+        base = resolve_field(hint, name[: -len("_cents")])
+        value = hint.get(base) if base else None
+        return round(value * 100) if type(value) in (int, float) else None
+    field_name = resolve_field(hint, name)
+    return hint[field_name] if field_name is not None else None
+
+
+def _hint_for(hints: Mapping[str, Any] | None, name: str) -> Any:
+    if hints is None:
+        return _NONE
+    found = hint_for(hints, name)
+    return _NONE if found is None else found
+
+
+def value_for(schema: Any, name: str, scope: Scope, *, root: Mapping[str, Any] | None = None, hint: Any = _NONE,
+              locator: bool = False) -> Any:
+    """A value for field ``name`` valid against ``schema`` (``$ref``s read in ``root``), drawn in ``scope``.
+
+    >>> from whileai_env.world.makers import Scope
+    >>> value_for({"type": "string", "pattern": "^ORD-\\\\d{6}$"}, "order_id", Scope(seed=1, now=0), locator=True)[:4]
+    'ORD-'
+    """
+    root = root if root is not None else (schema if isinstance(schema, Mapping) else {})
+    if locator and not scope.locator:
+        scope = replace(scope, locator=True)
+    return Walker(root).value(schema, name, scope, hint)
