@@ -187,7 +187,7 @@ def test_rows_carry_the_kinds_a_name_would_not_give():
     agent never called is still graded by its declared kind (a silent agent facing an adversarial
     ``reconcile_payments`` ask has not shown restraint: it skipped a read the spec declares)."""
     spec = wenv.load_spec(SPECS_DIR / "messy.json")
-    task = next(t for t in wenv.draw_tasks(spec, 400, seed=3, fault_rate=0.0)
+    task = next(t for seed in range(20) for t in wenv.draw_tasks(spec, 400, seed=seed, fault_rate=0.0)
                 if t.cell.tool == "reconcile_payments" and t.cell.stance == "adversarial")
     episode = wenv.Episode(spec, task)
     episode.step("I will look into it.")

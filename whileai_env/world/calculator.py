@@ -113,12 +113,17 @@ def evaluate(expression: str) -> int | float:
         raise CalculatorError("expression nested too deeply") from None
 
 
+_OPERATIONS = {"add": "+", "plus": "+", "sum": "+", "subtract": "-", "minus": "-", "sub": "-",
+               "multiply": "*", "times": "*", "mul": "*", "divide": "/", "div": "/", "power": "**",
+               "pow": "**", "mod": "%", "modulo": "%", "+": "+", "-": "-", "*": "*", "/": "/", "**": "**",
+               "^": "**", "%": "%", "//": "//", "x": "*"}
+#: Operation names and symbols a two-operand calculator may be given (``"multiply"``, ``"*"``).
+OPERATION_NAMES = frozenset(_OPERATIONS)
+
+
 def apply_operation(operation: str, a: float, b: float) -> int | float:
     """``a <operation> b`` for calculators that take two operands and an operation name."""
-    ops = {"add": "+", "plus": "+", "sum": "+", "subtract": "-", "minus": "-", "sub": "-",
-           "multiply": "*", "times": "*", "mul": "*", "divide": "/", "div": "/", "power": "**",
-           "pow": "**", "mod": "%", "modulo": "%"}
-    symbol = ops.get(str(operation).strip().lower(), str(operation).strip())
+    symbol = _OPERATIONS.get(str(operation).strip().lower(), str(operation).strip())
     if symbol not in ("+", "-", "*", "/", "**", "%", "//"):
         raise CalculatorError(f"unknown operation {operation!r}")
     return evaluate(f"({a!r}) {symbol} ({b!r})")

@@ -1,7 +1,8 @@
 """What the world needs to know about each tool, worked out once per spec and cached.
 
 A tool's *family* decides the shape of its results (record, list, money, check, calculator,
-shell, git, CI, file, handoff, write); its *noun* names the entity it touches (``get_order`` and
+compute, shell, git, CI, file, handoff, write); its arguments' *roles* (:mod:`whileai_env.world.roles`)
+say which argument is the path, the command, the expression, never one literal name; its *noun* names the entity it touches (``get_order`` and
 ``refund_order(order_id)`` both touch an ``order``); among its locator arguments, the *primary*
 one names the entity itself and the *checked* ones must name ids that exist. The compiled
 argument validator lives here too, so every world of one spec shares it.
@@ -19,9 +20,11 @@ from typing import Any
 from whileai_env._util.frozen import thaw
 from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
+from whileai_env.spec.evidence import is_computation
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.naming import slug
 from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
+from whileai_env.world.roles import Roles, find_roles
 from whileai_env.world.validation import ArgumentValidator
 
 _STOP = frozenset({
@@ -52,20 +55,22 @@ _REMOVING = frozenset({"delete", "remove", "destroy", "drop", "purge", "erase", 
 _VERB_NOUNS = {"transfer": "transfer", "book": "reservation", "reserve": "reservation", "send": "message",
                "reply": "message", "forward": "message", "dispute": "dispute", "pay": "payment", "refund": "refund",
                "invite": "invitation", "upload": "file", "schedule": "event"}
-_CALC_WORDS = frozenset({"calculate", "calc", "calculator", "compute", "evaluate", "math", "arithmetic"})
-_SHELL_WORDS = frozenset({"shell", "bash", "terminal", "exec", "execute", "command", "cmd", "sh", "zsh", "powershell"})
+_SHELL_WORDS = frozenset({"shell", "bash", "terminal", "command", "cmd", "sh", "zsh", "powershell"})
+#: Tools named after a shell program (``du``, ``wc``, ``cp``): the shell runs that program.
+PROGRAMS = frozenset({"ls", "cat", "pwd", "echo", "grep", "find", "head", "tail", "wc", "du", "df", "mkdir", "rmdir",
+                      "touch", "rm", "cp", "mv", "sort", "diff", "cd", "tree", "stat", "uniq"})
+_BARE_PROGRAMS = frozenset({"ls", "pwd", "du", "df", "echo", "tree"})
 _GIT_VERBS = frozenset({"commit", "diff", "blame", "stash", "rebase", "push", "pull", "checkout"})
 _CI_WORDS = frozenset({"test", "tests", "ci", "pipeline", "pipelines", "build", "builds", "lint", "workflow", "coverage"})
-_FILE_WORDS = frozenset({"file", "files", "directory", "dir", "folder", "ls", "cat", "grep", "mkdir", "code", "glob"})
+_FILE_WORDS = frozenset({"file", "files", "directory", "dir", "folder", "code", "glob"})
 _LIST_VERBS = frozenset({"list", "search", "find", "query", "browse", "filter", "ls"})
 _MONEY_WORDS = frozenset({"balance", "balances", "price", "pricing", "quote", "fare", "fares", "fee", "fees", "cost",
-                          "estimate", "exchange", "convert", "conversion"})
+                          "exchange", "convert", "conversion"})
+_CURRENCY_WORDS = frozenset({"currency", "currencies", "exchange", "fx", "forex", "money"})
 _CHECK_VERBS = frozenset({"check", "verify", "validate", "confirm", "is", "can", "has"})
 _HANDOFF_WORDS = frozenset({"human", "handoff", "operator", "live"})
 ID_LIKE = re.compile(r"(?:_id|_ids|_uuid|Id|Ids|^id|^uuid)$")
 REF_LIKE = re.compile(r"(?:_id|_ids|_uuid|Id|Ids|_number|Number|_no|_num|_code|^id|^uuid|^sku|^pnr)$")
-_EXPRESSION_ARGS = ("expression", "expr", "formula", "equation", "calculation", "input", "query")
-_COMMAND_ARGS = ("command", "cmd", "script", "command_line", "commandline")
 
 
 def verb_of(name: str) -> str | None:
@@ -135,8 +140,18 @@ class ToolProfile:
     created_noun: str | None = None
     output_schema: Mapping[str, Any] | None = None
     nest_output: bool = False
-    expression_arg: str | None = None
-    command_arg: str | None = None
+    roles: Roles = field(default_factory=Roles)
+    program: str | None = None
+
+    @property
+    def expression_arg(self) -> str | None:
+        """The argument a calculator evaluates."""
+        return self.roles.expression
+
+    @property
+    def command_arg(self) -> str | None:
+        """The argument that holds the command line (or its argv) of a shell tool."""
+        return self.roles.command or self.roles.argv
 
     @property
     def name(self) -> str:
@@ -169,23 +184,39 @@ class SpecProfile:
         return self.id_keys.get(noun) or f"{slug(noun)}_id"
 
 
-def _family(tool: Tool, tokens: list[str], props: Mapping[str, Any], noun: str, plural: bool) -> str:
+def _is_program(tokens: list[str], roles: Roles) -> bool:
+    """A tool named after a shell program that acts on paths (``cat(file_name)``, ``du``)."""
+    return len(tokens) == 1 and tokens[0] in PROGRAMS and (bool(roles.paths) or tokens[0] in _BARE_PROGRAMS)
+
+
+def _about_files(tool: Tool, words: set[str], noun: str, roles: Roles) -> bool:
+    """A file tool: its name speaks of files, or every argument it requires is a path."""
+    if words & _FILE_WORDS or noun in ("file", "directory", "folder"):
+        return True
+    return bool(roles.paths) and bool(tool.required) and set(tool.required) <= set(roles.paths)
+
+
+def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool) -> str:
     words = set(tokens)
     first = tokens[0] if tokens else ""
-    if words & _CALC_WORDS or (set(props) & {"expression", "expr", "formula"}):
+    if roles.expression is not None:
         return "calculator"
+    if _is_program(tokens, roles):
+        return "shell"
     if "git" in words or (first in _GIT_VERBS and "request" not in words):
         return "git"
-    if words & _SHELL_WORDS or any(p in props for p in _COMMAND_ARGS):
+    if roles.command or roles.argv or (words & _SHELL_WORDS and not roles.paths):
         return "shell"
     if words & _CI_WORDS:
         return "ci"
-    if words & _FILE_WORDS or noun in ("file", "directory", "folder"):
+    if _about_files(tool, words, noun, roles):
         return "file"
     if words & _HANDOFF_WORDS and ("transfer" in words or "handoff" in words or "escalate" in words or "human" in words):
         return "handoff"
     if tool.is_write:
         return "write"
+    if is_computation(tool.name, tool.description, tool.parameters, tool.output_schema):
+        return "money" if words & _CURRENCY_WORDS or _names_currency(tool) else "compute"
     if first in _LIST_VERBS or plural:
         return "list"
     if words & _MONEY_WORDS or (words & {"rate", "rates"} and words & {"exchange", "currency", "fx"}):
@@ -195,12 +226,18 @@ def _family(tool: Tool, tokens: list[str], props: Mapping[str, Any], noun: str, 
     return "record"
 
 
+def _names_currency(tool: Tool) -> bool:
+    """Whether a computation takes a currency (``convert(amount, from_currency, to_currency)``)."""
+    return any(set(name_tokens(a)) & _CURRENCY_WORDS for a in tool.properties)
+
+
 def _profile_tool(tool: Tool) -> ToolProfile:
     props = thaw(tool.properties) if isinstance(tool.properties, Mapping) else {}
     tokens = name_tokens(tool.name)
     noun, plural = tool_noun(tool.name)
     verb = verb_of(tool.name)
-    family = _family(tool, tokens, props, noun, plural)
+    roles = find_roles(tool.name, props, tool.required)
+    family = _family(tool, tokens, roles, noun, plural)
     locators = tuple(n for n, s in props.items() if argument_role(n, s if isinstance(s, Mapping) else None) == "locator")
     nouns: dict[str, str] = {}
     for arg in locators:
@@ -227,10 +264,6 @@ def _profile_tool(tool: Tool) -> ToolProfile:
         output.get("type") not in ("object", None) or "status" in (output.get("properties") or {})
         or not (output.get("properties") or output.get("type") == "object")
     )
-    expression = next((a for a in _EXPRESSION_ARGS if a in props), None) if family == "calculator" else None
-    if family == "calculator" and expression is None:
-        expression = next((a for a, s in props.items() if isinstance(s, Mapping) and s.get("type") == "string"), None)
-    command = next((a for a in _COMMAND_ARGS if a in props), None)
     return ToolProfile(
         tool=tool,
         family=family,
@@ -248,8 +281,8 @@ def _profile_tool(tool: Tool) -> ToolProfile:
         created_noun=created,
         output_schema=output,
         nest_output=nest,
-        expression_arg=expression,
-        command_arg=command,
+        roles=roles,
+        program=tokens[0] if family == "shell" and _is_program(tokens, roles) else None,
     )
 
 

@@ -8,12 +8,14 @@ takes a fact from them. Writes change the stored record, so a later read shows t
 from __future__ import annotations
 
 import math
+import statistics
 from collections.abc import Callable
 from typing import Any
 
 from whileai_env._util.hashing import canonical_json, unit
 from whileai_env._util.lexicon import name_tokens
-from whileai_env.world.calculator import CalculatorError, apply_operation, evaluate
+from whileai_env.world.calculator import OPERATION_NAMES, CalculatorError, apply_operation, evaluate
+from whileai_env.world.compute import compute as computed_value
 from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.naming import resolve_field, slug, status_field, word_set
 from whileai_env.world.profile import ID_LIKE, locator_noun, role_of
@@ -168,7 +170,7 @@ def money(call: Call) -> dict[str, Any]:
         rate = _FX.get(quote, 0.5 + r.random() * 4) / _FX.get(base, 0.5 + r.random() * 4)
         rate = round(rate * (1 + (r.random() - 0.5) * 0.01), 6)
         out = ok(call.echo(), rate=rate, as_of=now, source="ECB reference rate")
-        amount = next((v for k, v in call.args.items() if "amount" in k and type(v) in (int, float)), None)
+        amount = next(iter(_numbers(call)), None)
         if amount is not None:
             out["converted_amount"] = round(amount * rate, 2)
         return out
@@ -463,21 +465,58 @@ def handoff(call: Call) -> dict[str, Any]:
 
 
 def calculator(call: Call) -> dict[str, Any]:
-    """Real arithmetic through the safe evaluator; a bad expression is ``rejected``."""
+    """Real arithmetic through the safe evaluator; a bad expression is ``rejected``. A calculator
+    that takes operands and an operation names the operation by value (``"multiply"``, ``"*"``)."""
     p = call.profile
     arg = p.expression_arg
     try:
         if arg is not None and isinstance(call.args.get(arg), str):
             expression = call.args[arg]
             return ok(expression=expression, result=evaluate(expression))
-        numbers = [v for k, v in call.args.items() if type(v) in (int, float)]
-        op = next((v for k, v in call.args.items() if k in ("operation", "op", "operator") and isinstance(v, str)), None)
+        numbers = _numbers(call)
+        op = next((v for v in call.args.values() if isinstance(v, str) and v.strip().lower() in OPERATION_NAMES), None)
         if op is not None and len(numbers) >= 2:
             return ok(result=apply_operation(op, numbers[0], numbers[1]))
     except CalculatorError as exc:
         field = arg or "arguments"
         return error("rejected", f"{field}: {exc}", field=field, problem="invalid")
     return error("rejected", "arguments: give an expression to evaluate", field=arg or "arguments", problem="missing")
+
+
+def _numbers(call: Call) -> list[float]:
+    """The numeric arguments in schema order, lists flattened (``add(a, b)``, ``mean(numbers)``)."""
+    out: list[float] = []
+    for arg in call.profile.roles.numbers:
+        value = call.args.get(arg)
+        values = value if isinstance(value, list) else [value]
+        out.extend(v for v in values if type(v) in (int, float))
+    return out
+
+
+def compute(call: Call) -> dict[str, Any]:
+    """A computation with no expression (``add(a, b)``, ``mean``, ``gallon_to_liter``): the computed
+    number, never a record. An operation the world cannot name answers with a number drawn by
+    hash, which a declared output schema then shapes."""
+    p = call.profile
+    texts = [v for v in call.args.values() if isinstance(v, str)]
+    op = next((t for t in texts if t.strip().lower() in OPERATION_NAMES), None)
+    try:
+        numbers = _numbers(call)
+        if op is not None and len(numbers) >= 2:
+            return ok(result=apply_operation(op, numbers[0], numbers[1]))
+        value = computed_value(p.name, p.tool.description, numbers, texts)
+    except (CalculatorError, ValueError, OverflowError, statistics.StatisticsError) as exc:
+        field = p.roles.numbers[0] if p.roles.numbers else "arguments"
+        return error("rejected", f"{field}: {exc}", field=field, problem="invalid")
+    if value is None or not math.isfinite(value):
+        value = round(call.rng("compute").uniform(1, 1000), 2)
+    return ok(result=_tidy(value))
+
+
+def _tidy(value: float) -> int | float:
+    if float(value).is_integer() and abs(value) < 1e15:
+        return int(value)
+    return float(f"{value:.12g}")
 
 
 BUILDERS: dict[str, Callable[[Call], dict[str, Any]]] = {
@@ -488,4 +527,5 @@ BUILDERS: dict[str, Callable[[Call], dict[str, Any]]] = {
     "write": write,
     "handoff": handoff,
     "calculator": calculator,
+    "compute": compute,
 }

@@ -4,6 +4,11 @@ The repository (a Python project: ``src/app``, ``tests``, ``README.md`` …) is 
 world; the files the task's user names are part of it (unless the world state is ``missing``).
 Reads, searches, ``cat`` and ``git diff`` all see the same contents, writes are remembered and
 make the tree dirty, a commit cleans it, and test results change with the workspace's version.
+
+Arguments are found by role (:mod:`whileai_env.world.roles`): ``cat(file_name)``,
+``move_file(source, destination)``, ``run_command(argv, cwd)`` and a tool named after a program
+(``du``, ``wc(file_name)``) work like ``read_file(path)`` and ``run_shell(command)``. A path the
+task's user states exists (unless the world state says it is missing), as the file they mean.
 """
 
 from __future__ import annotations
@@ -11,7 +16,7 @@ from __future__ import annotations
 import difflib
 import re
 import shlex
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env._util.lexicon import name_tokens
@@ -28,7 +33,7 @@ _KNOWN_COMMANDS = frozenset({
     "ls", "cat", "pwd", "echo", "git", "pytest", "python", "python3", "pip", "npm", "node", "npx", "yarn", "make",
     "go", "cargo", "grep", "rg", "find", "head", "tail", "wc", "mkdir", "touch", "rm", "cp", "mv", "sed", "awk",
     "which", "env", "export", "cd", "true", "false", "tox", "ruff", "mypy", "black", "uv", "poetry", "jest", "curl",
-    "docker", "sort", "uniq", "diff",
+    "docker", "sort", "uniq", "diff", "du", "df", "rmdir", "tree", "stat",
 })
 
 
@@ -169,13 +174,37 @@ def _norm(path: str) -> str:
 
 
 def _path_arg(call: Call) -> str | None:
-    for name in ("path", "file", "file_path", "filepath", "filename", "dir", "directory", "folder"):
-        value = call.args.get(name)
-        if isinstance(value, str):
+    """The path the call acts on: its first path argument by role, else its primary locator."""
+    roles = call.profile.roles
+    for arg in (roles.source, *roles.paths, call.profile.primary):
+        value = call.args.get(arg) if arg else None
+        if isinstance(value, list) and value and isinstance(value[0], str):
+            value = value[0]
+        if isinstance(value, str) and value.strip():
             return value
-    arg = call.profile.primary
+    return None
+
+
+def _text_arg(call: Call, arg: str | None) -> str | None:
     value = call.args.get(arg) if arg else None
     return value if isinstance(value, str) else None
+
+
+def _worded(call: Call, words: set[str]) -> str | None:
+    """The first string argument with one of ``words`` in its name (``commit_message``, ``branch_name``)."""
+    return next((v for k, v in call.args.items() if isinstance(v, str) and set(name_tokens(k)) & words), None)
+
+
+def _stated(call: Call, ws: Workspace, path: str) -> bool:
+    """Whether ``path`` exists: in the tree, or stated by the task's user (then laid out now,
+    as the file they mean), unless the world state says what they name is missing."""
+    if ws.exists(path):
+        return True
+    plan = call.store.plan
+    if path in plan.stated and plan.state != "missing":
+        ws.files[_norm(path)] = None
+        return True
+    return False
 
 
 def _op(call: Call, table: dict[str, tuple[str, ...]], default: str) -> str:
@@ -189,6 +218,8 @@ def _op(call: Call, table: dict[str, tuple[str, ...]], default: str) -> str:
 # -- files ---------------------------------------------------------------------------------
 
 _FILE_OPS = {
+    "move": ("move", "mv", "rename"),
+    "copy": ("copy", "cp", "duplicate"),
     "search": ("search", "grep", "find", "glob"),
     "list": ("list", "ls", "tree", "browse", "directory", "dir", "folder"),
     "delete": ("delete", "remove", "rm", "unlink"),
@@ -205,15 +236,17 @@ def files(call: Call) -> dict[str, Any]:
         return _search(call, ws)
     if op == "list":
         return _list_dir(call, ws, path or ".")
+    field = (call.profile.roles.paths or ("path",))[0]
     if path is None:
-        return error("rejected", "path: required field is missing", field="path", problem="missing")
+        return error("rejected", f"{field}: required field is missing", field=field, problem="missing")
     if op == "write":
-        text = next((v for k, v in call.args.items() if k in ("content", "contents", "text", "body", "data")
-                     and isinstance(v, str)), "")
+        text = _text_arg(call, call.profile.roles.content) or ""
         created = ws.write(path, text)
         return ok(call.echo(), bytes_written=len(text.encode("utf-8")), created=created)
-    if not ws.exists(path):
-        return not_found("file", path, "path")
+    if not _stated(call, ws, path):
+        return not_found("file", path, field)
+    if op in ("move", "copy"):
+        return _move(call, ws, path, keep=op == "copy")
     if op == "delete":
         ws.files.pop(_norm(path), None)
         ws.dirty[_norm(path)] = "deleted"
@@ -226,6 +259,24 @@ def files(call: Call) -> dict[str, Any]:
     chosen = lines[start - 1:end] if start <= end else []
     return ok(call.echo(), content="\n".join(chosen) + ("\n" if chosen else ""), start_line=start,
               end_line=max(start - 1, end), total_lines=len(lines), size_bytes=len(ws.read(path).encode("utf-8")))
+
+
+def _move(call: Call, ws: Workspace, source: str, *, keep: bool) -> dict[str, Any]:
+    """Move (or copy) ``source`` to the destination argument; the destination must be new."""
+    target_arg = call.profile.roles.destination
+    target = _text_arg(call, target_arg)
+    if target is None:
+        field = target_arg or "destination"
+        return error("rejected", f"{field}: required field is missing", field=field, problem="missing")
+    if ws.is_dir(target) and not ws.exists(target):
+        target = f"{_norm(target)}/{_norm(source).rsplit('/', 1)[-1]}"
+    if ws.exists(target):
+        return error("already_exists", f"{target} already exists", field=target_arg or "destination")
+    ws.write(target, ws.read(source))
+    if not keep:
+        ws.files.pop(_norm(source), None)
+        ws.dirty[_norm(source)] = "deleted"
+    return ok(call.echo(), source=_norm(source), destination=_norm(target), copied=keep)
 
 
 def _list_dir(call: Call, ws: Workspace, path: str) -> dict[str, Any]:
@@ -252,17 +303,21 @@ def _list_dir(call: Call, ws: Workspace, path: str) -> dict[str, Any]:
     return ok(call.echo(), items=items, count=len(items))
 
 
-def _search(call: Call, ws: Workspace) -> dict[str, Any]:
-    query = next((v for k, v in call.args.items() if k in ("query", "pattern", "regex", "q", "text", "search")
-                  and isinstance(v, str)), "")
+def _search(call: Call, ws: Workspace, query: str | None = None, within: list[str] | None = None) -> dict[str, Any]:
+    roles = call.profile.roles
+    field = roles.query or "query"
+    query = query if query is not None else _text_arg(call, roles.query) or ""
     try:
         pattern = re.compile(query)
     except re.error as exc:
-        return error("rejected", f"query: invalid regular expression: {exc}", field="query", problem="invalid")
-    glob = call.args.get("glob") if isinstance(call.args.get("glob"), str) else None
-    within = [_norm(p) for p in call.args.get("paths", []) if isinstance(p, str)]
+        return error("rejected", f"{field}: invalid regular expression: {exc}", field=field, problem="invalid")
+    glob = next((v for k, v in call.args.items() if "glob" in name_tokens(k) and isinstance(v, str)), None)
+    if within is None:
+        named = [call.args.get(a) for a in roles.paths]
+        within = [_norm(p) for v in named for p in (v if isinstance(v, list) else [v]) if isinstance(p, str)]
+        within = [w for w in within if w != "."]
     suffix = glob.lstrip("*") if glob and glob.startswith("*") else None
-    cap = call.args.get("max_results") if type(call.args.get("max_results")) is int else 100
+    cap = next((v for k, v in call.args.items() if type(v) is int and set(name_tokens(k)) & {"max", "limit"}), 100)
     matches = []
     for path in sorted(ws.files):
         if (suffix and not path.endswith(suffix)) or (within and not any(path.startswith(w) for w in within)):
@@ -295,18 +350,39 @@ def _test_summary(call: Call, scope: str) -> tuple[dict[str, Any], str]:
     return {**counts, "failures": failures}, text
 
 
+def _command_words(call: Call) -> list[str] | None:
+    """The command line as words: the command argument split, the argv argument, or (for a tool
+    named after a program, ``wc(file_name)``) the program, its pattern, then its paths."""
+    p = call.profile
+    if p.program is not None:
+        roles = p.roles
+        pattern = [v for v in (_text_arg(call, roles.query),) if v]
+        paths = [str(v) for a in roles.paths for v in (call.args.get(a) if isinstance(call.args.get(a), list)
+                                                        else [call.args.get(a)]) if isinstance(v, str)]
+        text = [v for v in (_text_arg(call, roles.content),) if v and p.program == "echo"]
+        return [p.program, *text, *pattern, *paths]
+    value = call.args.get(p.command_arg) if p.command_arg else None
+    if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
+        return list(value)
+    if not isinstance(value, str) or not value.strip():
+        return None
+    try:
+        return shlex.split(value)
+    except ValueError:
+        return value.split()
+
+
 def shell(call: Call) -> dict[str, Any]:
     """Run a shell command in the workspace: plausible stdout, stderr and exit code."""
     ws: Workspace = call.workspace
-    arg = call.profile.command_arg
-    command = call.args.get(arg, "") if arg else ""
-    if not isinstance(command, str) or not command.strip():
-        return error("rejected", f"{arg or 'command'}: give a command to run", field=arg or "command", problem="missing")
-    try:
-        words = shlex.split(command)
-    except ValueError:
-        words = command.split()
-    program = words[0] if words else ""
+    arg = call.profile.command_arg or "command"
+    words = _command_words(call)
+    if not words:
+        return error("rejected", f"{arg}: give a command to run", field=arg, problem="missing")
+    missing = _missing_operand(call, ws)
+    if missing is not None:
+        return missing
+    program = words[0]
     rest = words[1:]
     r = call.rng("shell")
     out, err, code = "", "", 0
@@ -314,8 +390,12 @@ def shell(call: Call) -> dict[str, Any]:
         err, code = f"bash: {program}: command not found\n", 127
     elif program == "pwd":
         out = "/workspace\n"
+    elif program == "echo" and call.profile.program == "echo" and len(rest) > 1:
+        ws.write(rest[-1], " ".join(rest[:-1]) + "\n")
     elif program == "echo":
         out = " ".join(rest) + "\n"
+    elif program in _FILE_PROGRAMS:
+        out, err, code = _file_program(call, ws, program, [w for w in rest if not w.startswith("-")])
     elif program == "ls":
         listing = _list_dir(call, ws, next((w for w in rest if not w.startswith("-")), "."))
         if listing["status"] == "ok":
@@ -348,12 +428,71 @@ def shell(call: Call) -> dict[str, Any]:
     elif program in ("grep", "rg") and rest:
         words = [w for w in rest if not w.startswith("-")]
         pattern = words[0] if words else ""
-        found = _search(replace(call, args={"query": re.escape(pattern), "paths": words[1:]}), ws)
+        found = _search(call, ws, re.escape(pattern), [_norm(w) for w in words[1:]])
         out = "".join(f"{m['path']}:{m['line']}:{m['text']}\n" for m in found.get("items", []))
         code = 0 if out else 1
     elif program == "false":
         code = 1
     return ok(exit_code=code, stdout=out, stderr=err, duration_ms=r.randint(8, 2400))
+
+
+_MAKES_PATHS = frozenset({"touch", "mkdir", "echo", "cd"})
+
+
+def _missing_operand(call: Call, ws: Workspace) -> dict[str, Any] | None:
+    """``not_found`` for a tool named after a program (``cat(file_name)``) whose path operand does
+    not exist; a program that makes paths (touch, mkdir) and a copy's destination are exempt."""
+    p = call.profile
+    if p.program is None or p.program in _MAKES_PATHS:
+        return None
+    for arg in p.roles.paths:
+        value = call.args.get(arg)
+        if arg == p.roles.destination or not isinstance(value, str) or not value.strip():
+            continue
+        if not (_stated(call, ws, value) or ws.is_dir(value)):
+            return not_found("file", value, arg)
+    return None
+
+
+_FILE_PROGRAMS = frozenset({"wc", "du", "df", "cp", "mv", "rmdir", "sort", "diff", "cd", "stat", "tree", "uniq"})
+
+
+def _file_program(call: Call, ws: Workspace, program: str, paths: list[str]) -> tuple[str, str, int]:
+    """``wc``, ``du``, ``cp``, ``mv``, ``sort``, ``diff`` … over the workspace's files."""
+    missing = next((p for p in paths[: 1 if program in ("cp", "mv") else None] if not _stated(call, ws, p)
+                    and not ws.is_dir(p)), None)
+    if missing is not None:
+        return "", f"{program}: {missing}: No such file or directory\n", 1
+    if program in ("cp", "mv"):
+        if len(paths) < 2:
+            return "", f"{program}: missing destination file operand\n", 1
+        ws.write(paths[1], ws.read(paths[0]))
+        if program == "mv":
+            ws.files.pop(_norm(paths[0]), None)
+            ws.dirty[_norm(paths[0])] = "deleted"
+        return "", "", 0
+    if program == "rmdir":
+        for path in paths:
+            ws.files = {f: c for f, c in ws.files.items() if not f.startswith(_norm(path).rstrip("/") + "/")}
+        return "", "", 0
+    if program == "wc":
+        return "".join(f"{len(t.splitlines())} {len(t.split())} {len(t.encode())} {p}\n"
+                       for p in paths for t in [ws.read(p)]), "", 0
+    if program in ("sort", "uniq"):
+        lines = [line for p in paths for line in ws.read(p).splitlines()]
+        lines = sorted(lines) if program == "sort" else list(dict.fromkeys(lines))
+        return "".join(line + "\n" for line in lines), "", 0
+    if program == "diff":
+        if len(paths) < 2:
+            return "", "diff: missing operand\n", 2
+        a, b = ws.read(paths[0]).splitlines(keepends=True), ws.read(paths[1]).splitlines(keepends=True)
+        text = "".join(difflib.unified_diff(a, b, paths[0], paths[1]))
+        return text, "", 1 if text else 0
+    if program in ("du", "df", "stat", "tree"):
+        scope = [f for f in sorted(ws.files) if not paths or any(f.startswith(_norm(p)) for p in paths)]
+        total = sum(len(ws.read(f).encode()) for f in scope)
+        return f"{max(1, total // 1024)}K\t{paths[0] if paths else '.'}\n", "", 0
+    return "", "", 0  # cd: the workspace has one working directory
 
 
 # -- git -----------------------------------------------------------------------------------
@@ -391,7 +530,7 @@ def git(call: Call) -> dict[str, Any]:
         return ok(branch=ws.branch, ahead=len(ws.commits) - ws.pushed, staged=[], unstaged=unstaged,
                   untracked=untracked, clean=not ws.dirty)
     if op == "diff":
-        only = call.args.get("path") if isinstance(call.args.get("path"), str) else None
+        only = _path_arg(call)
         if only and not (ws.exists(only) or ws.is_dir(only) or _norm(only) in ws.dirty):
             return error("not_found", f"ambiguous argument '{only}': unknown revision or path not in the working tree",
                          field="path")
@@ -404,7 +543,7 @@ def git(call: Call) -> dict[str, Any]:
         if not ws.dirty:
             return error("already_done", "nothing to commit, working tree clean")
         sha = f"{r.getrandbits(160):040x}"
-        message = next((v for k, v in call.args.items() if k in ("message", "msg", "summary") and isinstance(v, str)), "")
+        message = _worded(call, {"message", "msg", "summary", "description"}) or ""
         ws.commits.insert(0, {"sha": sha, "author": "agent", "date": iso(call.now), "message": message})
         changed = len(ws.dirty)
         for path, change in ws.dirty.items():
@@ -412,7 +551,7 @@ def git(call: Call) -> dict[str, Any]:
         ws.dirty.clear()
         return ok(sha=sha, short_sha=sha[:7], branch=ws.branch, files_changed=changed)
     if op == "checkout":
-        branch = next((v for k, v in call.args.items() if k in ("branch", "name", "ref", "target") and isinstance(v, str)), "")
+        branch = _worded(call, {"branch", "name", "ref", "target", "revision"}) or ""
         create = any(call.args.get(k) is True for k in ("create", "new", "create_branch", "b"))
         exists = branch in ws.branches
         if branch == ws.branch and not create:
