@@ -24,6 +24,8 @@ TEXTURES = ("standard", "lowercase", "typo", "clipped", "run_on", "no_punctuatio
 UNRELATED = "unrelated"
 MULTI_TOOL = "multi_tool"
 NO_RULE = "none"
+#: Values of the tool axis that are not tools: a spec may not name a tool after one of them.
+RESERVED_TOOL_VALUES = (UNRELATED, MULTI_TOOL)
 
 #: Stances that push against a rule; a clause's own cells pair the tools with these.
 RULE_STANCES = ("ordinary", "boundary", "adversarial", "conflicting", "mistaken", "hurried")

@@ -4,6 +4,12 @@ Accepts tools in OpenAI function-calling shape (``{"type": "function", "function
 as the bare inner dict, or in MCP (``inputSchema``) and Anthropic (``input_schema``) shape,
 and normalises them to one form. Messy-but-real schemas load; a schema that is not valid JSON
 Schema is refused with a :class:`SpecError` naming the tool and the JSON path.
+
+Hostile input is refused the same way, in one line, before it can cost much: files are read by
+:mod:`whileai_env.spec.reading` (regular files only, size cap, encodings, bounded JSON and
+YAML), and every tool passes :mod:`whileai_env.spec.safety` (plain JSON, no ``$ref`` loop, no
+huge enum, no reserved name). A catastrophic ``pattern`` loads with a warning on
+:attr:`Spec.warnings`.
 """
 
 from __future__ import annotations
@@ -11,6 +17,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cached_property
@@ -18,13 +25,21 @@ from pathlib import Path
 from typing import Any
 
 import jsonschema
-import yaml
 
 from whileai_env._util.frozen import FrozenDict, freeze, thaw
 from whileai_env._util.hashing import canonical_json, hex_id
 from whileai_env.errors import SpecError
 from whileai_env.spec.clauses import Clause, split_policy
 from whileai_env.spec.kinds import WRITE_KINDS, classify_tool, normalise_kind
+from whileai_env.spec.reading import read_spec_file, read_text
+from whileai_env.spec.safety import (
+    SpecWarning,
+    check_enums,
+    check_ref_cycles,
+    check_reserved_name,
+    pattern_warnings,
+    plain_tool,
+)
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _SPEC_KEYS = {
@@ -53,6 +68,8 @@ class Tool:
     kind: str
     output_schema: FrozenDict | None = None
     strict: bool = False
+    #: What loads but its author should fix (one line each: file, tool, JSON path, why).
+    warnings: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
     @property
     def is_write(self) -> bool:
@@ -133,14 +150,24 @@ class Spec:
 
     def tool(self, name: str) -> Tool:
         """The tool called ``name``; ``KeyError`` naming the known tools otherwise."""
-        for tool in self.tools:
-            if tool.name == name:
-                return tool
-        raise KeyError(f"no tool {name!r} in spec {self.name!r}; tools: {', '.join(self.tool_names)}")
+        found = self._by_name.get(name) if isinstance(name, str) else None
+        if found is None:
+            raise KeyError(f"no tool {name!r} in spec {self.name!r}; tools: {', '.join(self.tool_names)}")
+        return found
+
+    @cached_property
+    def _by_name(self) -> dict[str, Tool]:
+        return {t.name: t for t in self.tools}
+
+    @cached_property
+    def tool_names(self) -> tuple[str, ...]:
+        """The tool names in spec order (computed once: the draw reads it per cell)."""
+        return tuple(t.name for t in self.tools)
 
     @property
-    def tool_names(self) -> tuple[str, ...]:
-        return tuple(t.name for t in self.tools)
+    def warnings(self) -> tuple[str, ...]:
+        """Everything that loaded but should be fixed (catastrophic patterns), one line each."""
+        return tuple(w for t in self.tools for w in t.warnings)
 
     def openai_tools(self) -> list[dict]:
         """All tools in OpenAI function-calling shape."""
@@ -205,7 +232,7 @@ def load_spec(
     rubric_text = raw.get("rubric")
     if rubric_text is not None and not isinstance(rubric_text, str):
         raise SpecError(f"rubric must be a string, got {type(rubric_text).__name__}", source=origin)
-    overrides = dict(raw.get("kinds") or {})
+    overrides = _kind_overrides(raw.get("kinds"), origin)
     overrides.update(kinds or {})
     tool_list = raw.get("tools")
     if tool_list is None:
@@ -228,13 +255,26 @@ def load_spec(
     spec_name = name or raw.get("name") or (Path(origin).stem if origin else "spec")
     if spec_name in ("spec",) and origin and Path(origin).name.startswith("spec."):
         spec_name = Path(origin).parent.name
-    return Spec(
+    spec = Spec(
         tools=normalised,
         system_prompt=prompt.strip(),
         rubric=rubric_text.strip() if rubric_text else None,
         name=str(spec_name),
         source=origin,
     )
+    for warning in spec.warnings:
+        warnings.warn(warning, SpecWarning, stacklevel=2)
+    return spec
+
+
+def _kind_overrides(value: Any, origin: str | None) -> dict[str, str]:
+    """The spec's own ``kinds`` map, checked: tool name -> kind, both strings."""
+    if value is None:
+        return {}
+    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
+        raise SpecError("'kinds' must map tool names to kinds (read, create, update, delete)", path="$.kinds",
+                        source=origin)
+    return dict(value)
 
 
 def normalise_tool(
@@ -248,6 +288,7 @@ def normalise_tool(
     label = f"tools[{index}]"
     if not isinstance(item, Mapping):
         raise SpecError(f"{label} must be an object, got {type(item).__name__}", source=source)
+    item = plain_tool(item, index, source)
     body: Mapping[str, Any] = item
     prefix = "$"
     if "function" in item:
@@ -265,6 +306,7 @@ def normalise_tool(
             "a tool name may hold only letters, digits, '_', '-' and '.' (at most 64)",
             tool=tool_name, path=f"{prefix}.name", source=source,
         )
+    check_reserved_name(tool_name, f"{prefix}.name", source)
     extra = set(body) - _TOOL_KEYS
     if extra:
         raise SpecError(f"unknown keys {', '.join(sorted(extra))}", tool=tool_name, path=prefix, source=source)
@@ -291,6 +333,7 @@ def normalise_tool(
     strict = body.get("strict", False)
     if not isinstance(strict, bool):
         raise SpecError("strict must be true or false", tool=tool_name, path=f"{prefix}.strict", source=source)
+    found = pattern_warnings(params, tool_name, f"{prefix}.{key}", source)
     return Tool(
         name=tool_name,
         description=description.strip(),
@@ -298,6 +341,7 @@ def normalise_tool(
         kind=kind,
         output_schema=freeze(output) if output is not None else None,
         strict=strict,
+        warnings=found,
     )
 
 
@@ -331,6 +375,8 @@ def _checked_schema(schema: dict, tool: str, path: str, source: str | None) -> d
         where = path + exc.json_path[1:]
         raise SpecError(f"invalid JSON Schema: {exc.message}", tool=tool, path=where, source=source) from None
     _check_refs(schema, schema, tool, path, source)
+    check_ref_cycles(schema, tool, path, source)
+    check_enums(schema, tool, path, source)
     return json.loads(canonical_json(schema))
 
 
@@ -370,6 +416,9 @@ def _resolve_pointer(root: Mapping, ref: str) -> Any:
 
 
 def _check_spec_keys(raw: Mapping, origin: str | None) -> None:
+    odd = [k for k in raw if not isinstance(k, str)]
+    if odd:
+        raise SpecError(f"a spec key is not a string ({type(odd[0]).__name__} {odd[0]!r}); quote it", source=origin)
     unknown = set(raw) - _SPEC_KEYS
     if unknown:
         raise SpecError(
@@ -385,33 +434,14 @@ def _read_path(path: Path) -> tuple[dict, str]:
         spec_file = next((path / f for f in _SPEC_FILES if (path / f).is_file()), None)
         if spec_file is None:
             raise SpecError(f"folder has no {' / '.join(_SPEC_FILES)}", source=str(path))
-        raw, origin = _read_path(spec_file)
+        raw, origin = read_spec_file(spec_file)
         rubric = path / "rubric.md"
         if rubric.is_file() and not raw.get("rubric"):
-            raw["rubric"] = rubric.read_text(encoding="utf-8")
+            raw["rubric"] = read_text(rubric)
         policy = path / "system_prompt.md"
         if policy.is_file() and not any(raw.get(k) for k in ("system_prompt", "policy", "prompt")):
-            raw["system_prompt"] = policy.read_text(encoding="utf-8")
+            raw["system_prompt"] = read_text(policy)
         if "name" not in raw:
             raw["name"] = path.name
         return raw, origin
-    text = path.read_text(encoding="utf-8")
-    origin = str(path)
-    if path.suffix.lower() == ".json":
-        try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise SpecError(f"invalid JSON: {exc.msg} (column {exc.colno})", source=origin, line=exc.lineno) from None
-    elif path.suffix.lower() in (".yaml", ".yml"):
-        try:
-            data = yaml.safe_load(text)
-        except yaml.MarkedYAMLError as exc:
-            line = exc.problem_mark.line + 1 if exc.problem_mark else None
-            raise SpecError(f"invalid YAML: {exc.problem}", source=origin, line=line) from None
-    else:
-        raise SpecError("a spec file must end in .json, .yaml or .yml", source=origin)
-    if isinstance(data, list):
-        data = {"tools": data}
-    if not isinstance(data, dict):
-        raise SpecError(f"the spec must be an object or a list of tools, got {type(data).__name__}", source=origin)
-    return data, origin
+    return read_spec_file(path)
