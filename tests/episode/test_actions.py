@@ -76,3 +76,16 @@ def test_parser_never_raises_inside_tool_call_blocks(prefix, payload):
     text = f"{prefix}<tool_call>{json.dumps(payload, default=str)}</tool_call>"
     for call in parse_action(text).tool_calls:
         assert isinstance(call.name, str)
+
+
+def test_a_models_own_call_ids_are_kept_even_when_they_share_the_turns_prefix():
+    calls = [{"id": "call_10_0", "type": "function", "function": {"name": "get_order", "arguments": "{}"}},
+             {"id": "call_1_7", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}]
+    action = parse_action({"role": "assistant", "content": "", "tool_calls": calls}, prefix="call_1")
+    assert [c.id for c in action.tool_calls] == ["call_10_0", "call_1_7"]
+
+
+def test_a_repeated_call_id_is_made_unique():
+    call = {"id": "x", "type": "function", "function": {"name": "get_order", "arguments": "{}"}}
+    action = parse_action({"role": "assistant", "content": "", "tool_calls": [call, call]}, prefix="call_2")
+    assert [c.id for c in action.tool_calls] == ["x", "call_2_1"]

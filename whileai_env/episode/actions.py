@@ -17,6 +17,7 @@ row records it in a schema-valid way.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import reprlib
@@ -199,11 +200,17 @@ def _capped(calls: list[ToolCall], prefix: str, more: bool = False) -> list[Tool
     return [*calls[:MAX_CALLS], note]
 
 
-def _renumber(calls: list[ToolCall], prefix: str) -> list[ToolCall]:
+def _renumber(calls: list[ToolCall], prefix: str, keep: frozenset[str] = frozenset()) -> list[ToolCall]:
+    """Unique call ids within the turn, generated ones numbered by position. ``keep`` holds the
+    ids a message carried itself: those stay even when they share the prefix ("call_10_0" on
+    turn 1), since the transcript and the ledger must carry the same ids."""
     seen: set[str] = set()
     out = []
     for i, call in enumerate(calls):
-        cid = call.id if call.id not in seen and not call.id.startswith(prefix) else f"{prefix}_{i}"
+        own = call.id in keep or not call.id.startswith(prefix)
+        cid = call.id if call.id not in seen and own else f"{prefix}_{i}"
+        if cid in seen:
+            cid = next(c for j in itertools.count(i) if (c := f"{prefix}_{j}") not in seen and c not in keep)
         seen.add(cid)
         out.append(ToolCall(cid, call.name, call.arguments, call.error))
     return out
@@ -320,7 +327,8 @@ def _parse_message(message: Any, prefix: str) -> Action:
         raw_calls = [raw_calls]
     calls = [_call_from_mapping(c, f"{prefix}_{i}") for i, c in enumerate(raw_calls[:MAX_CALLS])]
     calls = _capped(calls, prefix, more=len(raw_calls) > MAX_CALLS)
-    return Action(content=text, tool_calls=tuple(_renumber(calls, prefix)))
+    given = frozenset(i for c in raw_calls[:MAX_CALLS] if isinstance(c, Mapping) and (i := _short_string(c.get("id"))))
+    return Action(content=text, tool_calls=tuple(_renumber(calls, prefix, given)))
 
 
 def _checked(action: Action, prefix: str) -> Action:
