@@ -72,8 +72,9 @@ class HackMonitor(TrainerCallback):
     # -- TrainerCallback hooks ------------------------------------------------------------------
 
     def on_log(self, args: Any, state: Any, control: Any, logs: Mapping[str, Any] | None = None, **_: Any) -> None:
-        if logs and isinstance(logs.get("kl"), int | float):
-            self.kl = float(logs["kl"])
+        value = (logs or {}).get("kl", (logs or {}).get("sampled_kl"))
+        if isinstance(value, int | float):
+            self.kl = float(value)
 
     def on_step_end(self, args: Any, state: Any, control: Any, **_: Any) -> Any:
         if state.global_step % self.every:
