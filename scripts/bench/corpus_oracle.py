@@ -111,6 +111,11 @@ def main(argv: list[str] | None = None) -> int:
     worst = 1.0
     for path in corpus_paths(args.specs):
         print(f"\n{path.name}")
+        try:
+            wenv.load_spec(path)
+        except wenv.SpecError as exc:
+            print(f"  does not load: {exc}")
+            continue
         print(f"  {'rate':>4} {'rows':>5} {'check':>5} {'oracle':>7} {'calls':>6} {'schema✗':>8}  below 1 by cause")
         for rate in args.rates:
             m = measure(path, args.budget, rate, args.verbose)

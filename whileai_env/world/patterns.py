@@ -5,7 +5,7 @@ expression, so anchors, classes, ranges, categories, alternation, groups, back-r
 repetition bounds (``{2,5}``) behave as ``re`` reads them, and it takes a ``random.Random`` of
 ours, so a draw depends only on its seed (``exrex``, the other maintained sampler, draws from the
 global ``random`` module). Two things are narrowed here: an open repetition (``+``, ``*``,
-``{3,}``) repeats at most four times more than its minimum, not a hundred; and ``.``/``\\S``
+``{3,}``) repeats at most six times more than its minimum, not a hundred; and ``.``/``\\S``
 draw letters and digits, so a sample reads like a value rather than line noise. Lookarounds
 are not generated, only checked: a draw is kept only when ``re.search`` accepts it (JSON Schema
 patterns are unanchored) and it fits the length bounds.
@@ -21,12 +21,13 @@ from __future__ import annotations
 import random
 import re
 import string
+from collections.abc import Callable
 from functools import lru_cache
 from typing import Any
 
 from rstr.xeger import Xeger
 
-_EXTRA_REPEATS = 4
+_EXTRA_REPEATS = 6
 _TRIES = 24
 _READABLE = string.ascii_letters + string.digits
 
@@ -63,16 +64,19 @@ def matches(pattern: str, text: str) -> bool:
     return found is None or found.search(text) is not None
 
 
-def sample(pattern: str, r: random.Random, *, min_length: int = 0, max_length: int | None = None) -> str | None:
-    """A string that matches ``pattern`` and has a length in bounds, or ``None`` if none was found."""
+def sample(pattern: str, r: random.Random, *, min_length: int = 0, max_length: int | None = None,
+           accept: Callable[[str], bool] | None = None, tries: int = _TRIES) -> str | None:
+    """A string that matches ``pattern``, has a length in bounds and passes ``accept`` (the rest
+    of the schema: another ``allOf`` part's pattern …), or ``None`` if none was found."""
     if compiled(pattern) is None:
         return None
     sampler = _Sampler(r)
-    for _ in range(_TRIES):
+    for _ in range(tries):
         try:
             text = sampler.xeger(pattern)
         except (KeyError, IndexError, ValueError, re.error, RecursionError, OverflowError):
             return None
-        if matches(pattern, text) and len(text) >= min_length and (max_length is None or len(text) <= max_length):
+        if matches(pattern, text) and len(text) >= min_length and (max_length is None or len(text) <= max_length) \
+                and (accept is None or accept(text)):
             return text
     return None

@@ -79,6 +79,9 @@ def fits(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
 
 
 def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
+    """The parts of an ``allOf`` merged into one schema to draw from (properties and required
+    joined, bounds narrowed); the ``allOf`` itself is kept, so a drawn value is still checked
+    against every part (two patterns cannot be merged into one)."""
     merged: dict[str, Any] = {k: val for k, val in schema.items() if k != "allOf"}
     for part in schema.get("allOf") or []:
         part = resolve(part, root)
@@ -97,6 +100,7 @@ def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[st
                 merged[k] = min(merged[k], val)
             elif k not in merged:
                 merged[k] = val
+    merged["allOf"] = list(schema.get("allOf") or [])
     return merged
 
 
@@ -113,7 +117,7 @@ class Walker:
             return hint if hint is not _NONE else self._string({}, name, scope)
         if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
             return None if hint is _NONE else hint
-        if "allOf" in schema:
+        if schema.get("allOf"):
             schema = _merge_all_of(schema, self.root)
         if hint is not _NONE and not isinstance(hint, dict | list) and fits(hint, schema, self.root):
             return hint
@@ -304,8 +308,14 @@ class Walker:
         r = scope.rng("pattern", name)
         low = schema.get("minLength") if type(schema.get("minLength")) is int else 0
         high = schema.get("maxLength") if type(schema.get("maxLength")) is int else None
-        if isinstance(schema.get("pattern"), str):
-            found = sample(schema["pattern"], r, min_length=low, max_length=high)
+        patterns = _patterns(schema, self.root)
+        for pattern in patterns:
+            found = sample(pattern, r, min_length=low, max_length=high, tries=96,
+                           accept=lambda text: fits(text, schema, self.root))
+            if found is not None:
+                return found
+        for pattern in patterns:  # the schema cannot be met: the first pattern's shape, at least
+            found = sample(pattern, r, min_length=low, max_length=high)
             if found is not None:
                 return found
         return _fit_length("x" * max(low, 1), schema) or "x" * max(low, 1)
@@ -333,11 +343,15 @@ class Walker:
         out.extend(ordered)
         if isinstance(schema.get("default"), str) and schema["default"]:
             out.append(schema["default"])
-        if isinstance(schema.get("pattern"), str):
-            out.append(sample(schema["pattern"], r, min_length=schema.get("minLength") or 0,
-                              max_length=schema.get("maxLength")))
         out.extend(_generic(f, scope))
         return out
+
+
+def _patterns(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[str]:
+    """The schema's ``pattern`` and those of its ``allOf`` parts."""
+    parts = [schema, *(resolve(p, root) for p in schema.get("allOf") or ())]
+    found = [p.get("pattern") for p in parts if isinstance(p, Mapping)]
+    return list(dict.fromkeys(p for p in found if isinstance(p, str)))
 
 
 def _field(name: str, schema: Mapping[str, Any], scope: Scope) -> Field:
