@@ -252,7 +252,8 @@ class Walker:
         items = resolve(items, self.root)
         if isinstance(items, Mapping) and "description" not in items and isinstance(schema.get("description"), str):
             items = {**items, "description": schema["description"]}  # "Array of origin addresses" describes each item
-        person_items = _looks_like_person(items, self.root)
+        person_items = _looks_like_person(items, self.root) or (
+            isinstance(items, Mapping) and string_concept(_field(item_name, items, scope)) in _MADE_FIRST)
         out: list[Any] = []
         seen: set[str] = set()
         for i in range(count * 4 + 4):
