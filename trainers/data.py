@@ -124,15 +124,22 @@ def _call_face(call: Mapping[str, Any], to_method: Mapping[str, str]) -> dict[st
 
 
 def sft_dataset(rows: Iterable[Mapping[str, Any]], spec: Spec | Any, *, min_reward: float | None = 1.0) -> Any:
-    """SFT rows (``messages`` in the tool face, ``tools``) from graded rows whose reward is at
-    least ``min_reward`` (``None`` keeps every row): the oracle's, or any exported run's."""
+    """SFT rows from graded rows whose reward is at least ``min_reward`` (``None`` keeps all):
+    conversational ``prompt`` (the opening) and ``completion`` (the agent's play, tool face), so
+    TRL's completion-only loss skips the system prompt and tool schemas, plus ``tools``."""
     import datasets
 
     environment = environment_factory(spec)
     tools = json.dumps(tool_schemas(environment))
-    kept = [r for r in rows if min_reward is None or (r.get("reward") is not None and r["reward"] >= min_reward)]
-    data = [{"messages": tool_face(r["messages"], environment), "tools": tools} for r in kept]
-    features = datasets.Features({"messages": datasets.List(_message_feature()), "tools": datasets.Value("string")})
+    data = []
+    for row in rows:
+        if min_reward is not None and (row.get("reward") is None or row["reward"] < min_reward):
+            continue
+        messages = tool_face(row["messages"], environment)
+        cut = _opening_length(messages)
+        data.append({"prompt": messages[:cut], "completion": messages[cut:], "tools": tools})
+    conversation = datasets.List(_message_feature())
+    features = datasets.Features({"prompt": conversation, "completion": conversation, "tools": datasets.Value("string")})
     return datasets.Dataset.from_list(data, features=features)
 
 
