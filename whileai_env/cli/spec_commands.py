@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from pathlib import Path
 
@@ -16,8 +17,11 @@ from whileai_env.errors import WhileaiError
 @click.option("--kind", "kinds", multiple=True, metavar="TOOL=KIND", help="Override a tool's kind.")
 @click.option("--samples", default=5, show_default=True, help="Sample openers to print.")
 @click.option("--seed", default=0, show_default=True)
-def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int) -> None:
-    """Load a spec and print its tools, policy clauses, grid size and sample openers."""
+@click.option("--values", "show_values", is_flag=True,
+              help="Print sample values per argument and flag those the world could not fill well.")
+def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int, show_values: bool) -> None:
+    """Load a spec and print its tools, policy clauses, grid size and sample openers (with
+    ``--values``, what the world will state for every argument)."""
     from rich.markup import escape
     from rich.table import Table
 
@@ -39,6 +43,8 @@ def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int) -> N
         table.add_row(tool.name, tool.kind, ", ".join(tool.required) or "-",
                       "schema" if tool.output_schema is not None else "-")
     out.print(table)
+    if show_values:
+        _print_values(out, spec, seed)
     out.print(f"[bold]Policy clauses[/bold] ({len(spec.clauses)})")
     for clause in spec.clauses:
         out.print(f"  {clause.id}  {escape(clause.text)}")
@@ -56,6 +62,28 @@ def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int) -> N
         d = task.dimensions
         out.print(escape(f"  [{d['tool']} · {d['stance']} · {d['ask']} · {d['world_state']} · {d['condition']}]"))
         out.print(f"    {escape(task.opener)}")
+
+
+def _print_values(out, spec, seed: int) -> None:
+    """Three sample values per argument, the flagged ones marked ``!`` with what is wrong."""
+    from rich.markup import escape
+
+    from whileai_env.world.preview import preview_values
+
+    previews = preview_values(spec, samples=3, seed=seed)
+    out.print(f"[bold]Values[/bold] (3 samples per argument, seed {seed}; ! = could not fill well)")
+    current = None
+    for p in previews:
+        if p.tool != current:
+            current = p.tool
+            out.print(f"  [bold]{escape(p.tool)}[/bold]")
+        shown = " | ".join(escape(json.dumps(v, ensure_ascii=False, default=str))[:60] for v in p.values)
+        mark = "[red]![/red]" if p.flagged else " "
+        out.print(f"  {mark} {escape(p.argument)} ({p.role}): {shown}")
+        for problem in p.problems:
+            out.print(f"      [red]{escape(problem)}[/red]")
+    flagged = sum(p.flagged for p in previews)
+    out.print(f"  {flagged} of {len(previews)} arguments flagged")
 
 
 @click.command("draw-tasks")
