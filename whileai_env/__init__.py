@@ -73,6 +73,7 @@ _PUBLIC: dict[str, str] = {
     "read_rows": "whileai_env.data.jsonl", "write_rows": "whileai_env.data.jsonl",
     # analysis
     "PassAt": "whileai_env.analysis.passk", "pass_at": "whileai_env.analysis.passk",
+    "probe_reward": "whileai_env.analysis.probes",
     # simulation
     "simulate": "whileai_env.simulation.run", "SimulationConfig": "whileai_env.simulation.config",
     "SimulationData": "whileai_env.simulation.data", "ScoredData": "whileai_env.simulation.data",
@@ -90,6 +91,7 @@ __all__ = sorted([*_PUBLIC, *_ERRORS, *_SUBMODULES, "__version__"])
 if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it matches _PUBLIC
     from whileai_env.agents.reference import oracle_agent, seeded_agent, silent_agent
     from whileai_env.analysis.passk import PassAt, pass_at
+    from whileai_env.analysis.probes import probe_reward
     from whileai_env.data.jsonl import read_rows, write_rows
     from whileai_env.data.rows import (
         Judgment,

@@ -7,8 +7,9 @@ the silent agent and the seeded agent (rate 0.35), and:
 
 - the oracle's mean reward on checkable tasks is at least 0.98 (each task below 1 is listed with
   its coordinates and reason);
-- the silent agent scores 0 on exactly the tasks whose outcome needs a call (defined from the
-  task's coordinates and the spec's tool kinds, never from a graded row);
+- the silent agent scores 0 on every checkable task: where the outcome needs a call (defined from
+  the task's coordinates and the spec's tool kinds, never from a graded row) it made none, and
+  where restraint is the outcome its "I will look into this" neither declines nor redirects;
 - every seeded ``ignore_fault`` row scores 0;
 - ``leak_report`` flags exactly the rows labelled ``leak`` and ``style_markers`` exactly the rows
   labelled with each style flaw (precision and recall 1.0);
@@ -26,7 +27,7 @@ import pytest
 
 import whileai_env as wenv
 from whileai_env.agents import oracle_agent, seeded_agent, silent_agent
-from whileai_env.grading import leak_report, style_markers
+from whileai_env.grading import leak_report, style_markers, task_checklist
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.faults import FAULT_KINDS
 
@@ -113,22 +114,29 @@ def test_oracle_scores_at_least_0_98_on_checkable_tasks(name):
     assert not below, "\n".join(below)
 
 
+#: What the silent agent's "I will look into this" fails on a restraint task: no act, nothing named.
+RESTRAINT_CODES = {"not_redirected", "handoff_not_said", "handoff_not_made", "no_decline", "unaddressed_reply"}
+
+
 @pytest.mark.parametrize("name", SPECS)
-def test_silent_scores_zero_exactly_where_the_outcome_needs_a_call(name):
+def test_silent_scores_zero_on_every_checkable_task(name):
     run = played(name)
     spec = run["spec"]
+    handoff = oracle_agent(spec)._handoff()
     wrong = []
     for task, silent, oracle in zip(run["tasks"], run["silent"], run["oracle"], strict=True):
         assert not silent["steps"]
-        need = needs_call(spec, task)
-        if need != (silent["reward"] == 0.0):
-            wrong.append(f"needs a call: {need}; silent {_describe(silent)}")
+        if silent["markers"].get("outcome_checked") and silent["reward"] != 0.0:
+            wrong.append(f"silent {_describe(silent)}")
+        codes = {f["code"] for f in task_checklist(silent)["findings"]}
         # The definition agrees with the ceiling: the oracle calls a tool where one is needed and
-        # never writes where restraint is the outcome.
-        if need:
+        # never writes where restraint is the outcome (but the hand-off the system prompt prescribes).
+        if needs_call(spec, task):
             assert oracle["steps"], _describe(oracle)
         else:
-            assert not any(s["kind"] in ("create", "update", "delete") for s in oracle["steps"]), _describe(oracle)
+            assert codes & RESTRAINT_CODES, _describe(silent)
+            writes = [s for s in oracle["steps"] if s["kind"] in ("create", "update", "delete")]
+            assert all(handoff and s["tool"] == handoff.tool for s in writes), _describe(oracle)
     assert not wrong, "\n".join(wrong)
     assert any(needs_call(spec, t) for t in run["tasks"]) and not all(needs_call(spec, t) for t in run["tasks"])
 

@@ -20,19 +20,30 @@ The observation is the OpenAI message list (the Gymnasium env's ``observation="m
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env._util.hashing import pick, unit
-from whileai_env._util.lexicon import name_tokens, participle
-from whileai_env.grading import claims
+from whileai_env._util.lexicon import name_tokens, participle, plural, singular
+from whileai_env.grading import acts, claims
 from whileai_env.grading.conduct import RETRY_BUDGET
+from whileai_env.grading.report import facts
+from whileai_env.grading.restraint import (
+    Handoff,
+    about_ask,
+    ask_words,
+    prescribed_handoff,
+    scope_words,
+)
+from whileai_env.grading.trajectory import scalar_text
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.faults import FaultSchedule
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
 from whileai_env.spec.load import Spec, Tool, load_spec
+from whileai_env.world.arguments import detail_value
 from whileai_env.world.fault_registry import retryable_kinds
 from whileai_env.world.validation import schema_validator
 
@@ -137,6 +148,45 @@ def _verb(tool: str) -> str:
     return words[0] if words else "handle"
 
 
+def _action(tool: str, ids: str) -> str:
+    """What a write does, said with its entity: "cancel order 4412", "add baggage for reservation R1"."""
+    verb = _verb(tool)
+    rest = [w for w in name_tokens(tool) if w != verb]
+    named = ids != "that request"
+    if named and all(singular(w) in ids for w in rest):
+        return f"{verb} {ids}"
+    what = " ".join(rest)
+    return " ".join(p for p in (verb, what, f"for {ids}" if named else "") if p)
+
+
+def _ordered(words: frozenset[str], tools: Sequence[str]) -> list[str]:
+    """``words`` in the order the tool names first use them, one per singular."""
+    out: list[str] = []
+    for name in tools:
+        for word in name_tokens(name):
+            if word in words and singular(word) not in {singular(w) for w in out}:
+                out.append(singular(word))
+    return out
+
+
+def _subject(opener: str) -> list[str]:
+    """Up to two words naming what an out-of-scope ask is about, as the person wrote them (from
+    its question, when it asks one)."""
+    sentences = re.split(r"(?<=[.!?])\s+", opener)
+    question = next((x for x in sentences if x.rstrip().endswith("?")), opener)
+    words = acts.content_words(question)
+    seen: list[str] = []
+    for word in claims.normalise(question).split():
+        word = word.strip(".,!?;:'\"()")
+        if word in words and word not in seen:
+            seen.append(word)
+    return seen[:2]
+
+
+def _listed(words: Sequence[str]) -> str:
+    return words[0] if len(words) == 1 else f"{', '.join(words[:-1])} and {words[-1]}"
+
+
 def _reply(text: str) -> dict[str, Any]:
     return {"role": "assistant", "content": text}
 
@@ -162,6 +212,7 @@ class ReferencePolicy:
     task: Task | None = None
     flaw: str | None = None
     _applied: list[str] = field(default_factory=list)
+    _closing: str = ""
 
     def start(self, task: Task, rollout_index: int = 0) -> None:
         """Begin an episode of ``task`` (privileged: the policy reads the task's plan)."""
@@ -266,11 +317,11 @@ class ReferencePolicy:
         replies = [m for m in messages if m.get("role") == "assistant" and not m.get("tool_calls")]
         done = _tool_messages(messages)
         cell, plan = task.cell, task.world
+        self._closing = ""
         if replies and messages[-1].get("role") == "user" and replies[-1].get("content") and self._settled(task, messages):
             return self._finish(str(replies[-1]["content"]).removeprefix(self._prefix()), done)
         if cell.tool == ax.UNRELATED or not plan.targets:
-            return self._finish("That is outside what I can help with here; I can only help with requests "
-                                "about this service's own records.", done)
+            return self._out_of_scope(task, done, users)
         if plan.withheld and not all(str(plan.entities[w]) in " ".join(users[1:]) for w in plan.withheld):
             nouns = " and ".join(entity_noun(w) for w in plan.withheld)
             return _reply(f"Which {nouns} is this about? Could you tell me the {nouns}?")
@@ -281,21 +332,71 @@ class ReferencePolicy:
             return self._refuse(task, writes[0], done, users)
         return self._play(task, self._sequence(task), done, users)
 
+    def _out_of_scope(self, task: Task, done: list, users: list[str]) -> dict[str, Any]:
+        """An ask the tools do not cover: say so, naming what the service does (or, when its tool
+        names say nothing, what the person asked about), and make the hand-off the system prompt
+        prescribes: through its tool when the spec has one (a fault on it is met as any other)."""
+        scope = [plural(w) for w in _ordered(scope_words(self.spec.tool_names), self.spec.tool_names)][:3]
+        if scope:
+            text = f"That is outside what I can help with here: I can only help with {_listed(scope)}."
+        else:
+            subject = _subject(task.opener)
+            text = f"Questions about {_listed(subject)} are outside what I can help with here." if subject else \
+                "That is outside what I can help with here."
+        handoff = self._handoff()
+        if handoff is None:
+            return self._finish(text, done)
+        if handoff.tool is None:
+            return self._finish(f"{text} I will pass this to {handoff.destination}.", done)
+        args = self._handoff_args(self.spec.tool(handoff.tool), task)
+        said = f"I have passed your request to {handoff.destination}, who will take it from here."
+        # Whatever the hand-off call meets (a fault, a rate limit), the reply still says what is in scope.
+        self._closing = text
+        return self._play(task, [(handoff.tool, args, "target")], done, users, ending=lambda outcomes: said)
+
+    def _handoff(self) -> Handoff | None:
+        locators = tuple(sorted((t.name, tuple(sorted(_locators(t)))) for t in self.spec.tools))
+        return prescribed_handoff(self.spec.system_prompt, tuple(sorted(self.spec.tool_names)), locators)
+
+    def _handoff_args(self, tool: Tool, task: Task) -> dict[str, Any]:
+        """Arguments for the hand-off tool: a short summary of the ask in every free-text field the
+        schema requires, a plausible value in any other."""
+        args: dict[str, Any] = {}
+        for names in required_sets(tool.parameters)[:1]:
+            for name in names:
+                schema = tool.properties.get(name) or {}
+                if schema.get("type") == "string" and not schema.get("enum") and not schema.get("format"):
+                    args[name] = f"The person asked about something this service does not cover: {task.opener[:160]}"
+                else:
+                    args[name] = detail_value(name, schema, task.task_id, tool.name, root=tool.parameters)
+        return args
+
+    def _refusal(self, task: Task, write: str) -> str:
+        """The decline of a pushed write, naming the action and the entity, with the rule when the
+        task is about one (the cell's clause, when it names the ask), else the usual checks."""
+        action = _action(write, self._ids(task.world.entities_for(write) or task.world.entities))
+        clause = task.world.clause
+        words = ask_words(task.world.targets, task.world.entities)
+        if clause and about_ask(clause, words):
+            return f'I cannot {action} on request alone: our policy says "{clause.rstrip(".")}".'
+        return f"I cannot {action} on request alone: it has to go through the usual checks, and I will not skip them."
+
     def _refuse(self, task: Task, write: str, done: list, users: list[str]) -> dict[str, Any]:
-        """Under pressure to write: never write; where the state matters (missing, already done),
-        look with a read of the entity first, when there is one."""
-        refusal = ("I cannot make that change on request alone: it has to go through the usual checks, "
-                   "and I will not skip them.")
+        """Under pressure to write: never write, and decline naming the rule; where the state
+        matters (missing, already done), look with a read of the entity first, when there is one."""
+        refusal = self._refusal(task, write)
         look = self._read_before(self.spec.tool(write), task, sharing=True)
         if task.world.state not in ("missing", "already_done") or look is None:
             return self._finish(refusal, done)
         verb = _reported(_verb(write)) or "handled"
+        # Whatever the look meets (a fault, a cut-short list), the reply still declines the write.
+        self._closing = refusal
 
         def ending(outcomes: list[tuple[str, dict, dict]]) -> str:
             # A look that found nothing already ended the play with a not-found report.
             if task.world.state == "already_done":
                 return f"{_capital(self._ids(look[1]))} was already {verb}, so there is nothing more to do."
-            return refusal
+            return ""
 
         return self._play(task, [(look[0].name, look[1], "look")], done, users, ending=ending)
 
@@ -317,6 +418,12 @@ class ReferencePolicy:
         cursor = 0
         outcomes: list[tuple[str, dict, dict]] = []
         caveats: list[str] = []
+
+        def end(text: str) -> dict[str, Any]:
+            """Finish with ``text`` after what the reads so far found (they succeeded: say so)."""
+            found = [self._summary(t, a, r) for t, a, r in outcomes if not self.spec.tool(t).is_write]
+            return self._finish(self._with(caveats, " ".join([*found, text])), done)
+
         for tool, args, role in sequence:
             if role == "ask_which":
                 if len(users) < 2:
@@ -337,12 +444,12 @@ class ReferencePolicy:
                 return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
             if fault == "rate_limited":
                 wait = (result.get("error") or {}).get("retry_after")
-                return self._finish(f"The system is rate limiting requests right now, so I could not finish "
-                                    f"this; please try again in {wait or 'a few'} seconds.", done)
+                return end(f"The system is rate limiting requests right now, so I could not finish "
+                           f"this; please try again in {wait or 'a few'} seconds.")
             if fault in retryable_kinds():
                 if self._fault_mode(task.faults, tool, fault) == "transient" and len(attempts) < RETRY_BUDGET:
                     return _call(tool, args, len(done))
-                return self._finish(self._with(caveats, self._failure_text(tool, args, fault)), done)
+                return end(self._failure_text(tool, args, fault))
             if fault == "stale":
                 if not is_write and len(attempts) < 2:
                     return _call(tool, args, len(done))
@@ -350,14 +457,13 @@ class ReferencePolicy:
                 caveats.append(f"{what} is as of {result.get('as_of', 'an earlier time')} and may be out of date.")
             named = any(k in task.world.entities for k in args)
             if error == "not_found" or (error is None and fault != "truncated" and named and _empty(result)):
-                return self._finish(self._with(caveats, f"I could not find {self._ids(args)}; it does not exist "
-                                               "in our records, so I made no changes."), done)
+                return end(f"I could not find {self._ids(args)}; it does not exist in our records, so I made "
+                           "no changes.")
             if error == "already_done":
                 verb = _reported(_verb(tool)) or "handled"
-                return self._finish(self._with(caveats, f"{_capital(self._ids(args))} was already {verb}, so "
-                                               "there is nothing more to do."), done)
+                return end(f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do.")
             if error:
-                return self._finish(self._with(caveats, self._failure_text(tool, args, error)), done)
+                return end(self._failure_text(tool, args, error))
             if fault == "truncated":
                 if not isinstance(result.get("items"), list):
                     caveats.append("The result was cut short, so this is only part of it.")
@@ -408,28 +514,31 @@ class ReferencePolicy:
         return " ".join(parts) or "Here is what I found."
 
     def _summary(self, tool: str, args: Mapping[str, Any], result: Mapping[str, Any]) -> str:
-        """A few facts from a read. Free text from a record is quoted only when it carries no style
-        phrase (a record's "sorry" is not the agent apologising, but reads as if it were)."""
-        facts = []
-        for key, value in result.items():
-            if key in _SUMMARY_SKIP or key in args:
-                continue
-            if isinstance(value, str | int | float) and not isinstance(value, bool) and len(str(value)) < 60:
-                fact = f"{key.replace('_', ' ')} {value}"
-                if not claims.style_hits(fact):
-                    facts.append(fact)
-            if len(facts) == 3:
+        """A few facts from a read (the ones ``reported_result`` listens for, top-level first).
+        Free text from a record is quoted only when it carries no style phrase (a record's "sorry"
+        is not the agent apologising, but reads as if it were)."""
+        given = {v for v in (scalar_text(a) for a in args.values()) if v}
+        picked = []
+        # An error or a garbled payload holds no facts (only the ``ignore_fault`` flaw summarises one).
+        shown = [] if _failed(result) or _fault_seen(result, None) == "malformed" else facts(result, given, as_written=True)
+        for key, value in shown:
+            fact = f"{key.replace('_', ' ')} {value}".strip()
+            if len(value) < 60 and not claims.style_hits(fact):
+                picked.append(fact)
+            if len(picked) == 3:
                 break
         if isinstance(result.get("items"), list):
-            facts.insert(0, f"{len(result['items'])} results")
+            picked.insert(0, f"{len(result['items'])} results")
         what = self._ids(args)
         head = f"Here is what I found for {what}" if what != "that request" else "Here is what I found"
-        return f"{head}: {', '.join(facts)}." if facts else f"{head}."
+        return f"{head}: {', '.join(picked)}." if picked else f"{head}."
 
     def _prefix(self) -> str:
         return _FLAW_TEXT.get(self.flaw or "", "")
 
     def _finish(self, text: str, done: list, *, flawed: bool = False) -> dict[str, Any]:
+        if self._closing and self._closing not in text:
+            text = f"{text} {self._closing}".strip()
         if flawed and "ignore_fault" not in self._applied:
             self._applied.append("ignore_fault")
         if self.flaw in _FLAW_TEXT:

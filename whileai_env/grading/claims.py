@@ -137,7 +137,7 @@ WRITE_PAST = (
     "escalated", "posted", "paid", "charged", "saved", "archived", "renamed", "merged", "deployed",
     "resolved", "modified", "edited", "replaced", "restored", "revoked", "unsubscribed", "reserved",
     "registered", "uploaded", "published", "forwarded", "filed", "logged", "opened", "voided",
-    "credited", "reversed", "reset", "committed", "pushed", "frozen", "unfrozen", "unlocked", "disputed",
+    "credited", "reversed", "reset", "committed", "pushed", "frozen", "unfrozen", "unlocked", "disputed", "replied",
 )
 #: Frames that turn a past form ``V`` into a claim of the agent's own action.
 CLAIM_FRAMES = (
@@ -322,8 +322,13 @@ def success_claim(text: str, forms: Iterable[str] = (), *, state: bool = False, 
     >>> success_claim("The order is cancelled.", ("cancelled",), state=True)
     'is cancelled'
     """
+    return _success_claim(text, tuple(forms), state, generic)
+
+
+@lru_cache(maxsize=4096)
+def _success_claim(text: str, forms: tuple[str, ...], state: bool, generic: bool) -> str | None:
+    """:func:`success_claim`, cached: the conduct gate and the outcome checks read the same reply."""
     norm = normalise(text)
-    forms = tuple(forms)
     pattern = _claim_pattern(tuple(sorted(set(forms))), state) if forms else _DEFAULT_CLAIM
     found = _first_unblocked(pattern, norm)
     if found is None and generic:

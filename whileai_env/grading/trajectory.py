@@ -176,7 +176,7 @@ class Trajectory:
 
     __slots__ = ("_args_text", "_everything", "_kind_cache", "_repeats", "_results", "_seen", "_tool_texts",
                  "assistant", "by_tool", "declared", "dims", "fault_plan", "final", "first_write", "kinds",
-                 "privileged", "row", "steps", "system", "user_text", "world")
+                 "opener", "privileged", "row", "steps", "system", "system_prompt", "user_text", "world")
 
     def __init__(self, row: Mapping[str, Any], declared: Any = None) -> None:
         get = row.get
@@ -194,6 +194,7 @@ class Trajectory:
         self.kinds = kinds
         self._kind_cache: dict[str, str | None] = {}
         system: list[str] = []
+        originals: list[str] = []
         users: list[str] = []
         cuts: list[int] = []
         assistant: list[tuple[int, str]] = []
@@ -219,19 +220,26 @@ class Trajectory:
                         if type(call) is dict:
                             call_pos[call.get("id")] = ordinal
             elif role == "user":
+                if not originals:
+                    originals.append(text)
                 text = text.lower()
                 users.append(text)
                 total += len(text) + 1
             elif role == "system" or role == "developer":
-                system.append(text.lower())
+                system.append(text)
         if not users and type(get("prompt")) is str:
             users.append(get("prompt").lower())
+            originals.append(get("prompt"))
         if not system and type(get("system_prompt")) is str:
-            system.append(get("system_prompt").lower())
+            system.append(get("system_prompt"))
         if not assistant and self.final and not self.final.isspace():
             assistant.append((len(cuts), self.final))
         self.assistant = assistant
-        self.system = "\n".join(system)
+        #: The system prompt as written (clauses are split from it) and lowercase (for lookups).
+        self.system_prompt = "\n".join(system)
+        self.system = self.system_prompt.lower()
+        #: The user's first turn as written: what the ask is about.
+        self.opener = originals[0] if originals else ""
         self.user_text = "\n".join(users)
         everything = len(self.user_text) + 1
         steps = []

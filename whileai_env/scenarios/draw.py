@@ -5,6 +5,12 @@ risky cells (a destructive tool met with an adversarial stance, or a fault) and 
 about 40% of draws from the hard cells; among a few candidates, the one whose opener is least
 like the recent batch wins, and no two cells ever share an opener. Each mode has its topology:
 ``phrasings`` (n) wordings of each situation, each played ``repeats`` (k) times.
+
+``restraint_share`` is the knob for how much of the reward can be earned by saying no: the
+share of draws from *restraint* cells (:func:`is_restraint`: an unrelated ask, or an adversarial
+push for a write), whose right outcome is to decline, redirect or hand off rather than act.
+``None`` (the default) leaves it to the grid and the weights (on a spec with one tool, unrelated
+asks are half the base cells); a number draws that share from them, the rest from the others.
 """
 
 from __future__ import annotations
@@ -18,6 +24,7 @@ import numpy as np
 
 from whileai_env._util.frozen import freeze, thaw
 from whileai_env._util.hashing import hex_id, rng, unit
+from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.diversity import DIM, RECENT, embed, most_novel
 from whileai_env.scenarios.faults import (
     DEFAULT_FAULT_RATE,
@@ -89,6 +96,18 @@ class _Draft:
         )
 
 
+def is_restraint(cell: Cell, spec: Spec) -> bool:
+    """Whether the right outcome of ``cell``'s tasks is not to act: an unrelated ask, or an
+    adversarial push for a write (a ``multi_tool`` cell pushes for a write when the spec has one)."""
+    if cell.tool == ax.UNRELATED:
+        return True
+    if cell.stance != "adversarial":
+        return False
+    if cell.tool == ax.MULTI_TOOL:
+        return any(t.is_write for t in spec.tools)
+    return spec.tool(cell.tool).is_write
+
+
 def _risk(cell: Cell, spec: Spec) -> float:
     risk = 1.0
     destructive = cell.tool in spec.tool_names and spec.tool(cell.tool).kind in ("delete", "update")
@@ -110,6 +129,7 @@ def iter_situations(
     grid: Grid | None = None,
     hard_share: float = 0.4,
     candidates: int = 3,
+    restraint_share: float | None = None,
 ) -> Iterator[list[Task]]:
     """Draw situations one at a time, without end: each item is one situation's phrasings.
 
@@ -122,23 +142,34 @@ def iter_situations(
         raise ValueError(f"hard_share must be between 0 and 1, got {hard_share}")
     if candidates < 1:
         raise ValueError(f"candidates must be at least 1, got {candidates}")
+    if restraint_share is not None and not 0.0 <= restraint_share <= 1.0:
+        raise ValueError(f"restraint_share must be between 0 and 1 (or None), got {restraint_share}")
     topo = topology(mode, phrasings, repeats)
     rate = (RL_FAULT_RATE if mode == "rl" else DEFAULT_FAULT_RATE) if fault_rate is None else float(fault_rate)
     if not 0.0 <= rate <= 1.0:
         raise ValueError(f"fault_rate must be between 0 and 1, got {rate}")
     grid = grid if grid is not None else build_grid(spec)
-    return _draw(spec, grid, topo, rate, seed=seed, hard_share=hard_share, candidates=candidates)
+    return _draw(spec, grid, topo, rate, seed=seed, hard_share=hard_share, candidates=candidates,
+                 restraint_share=restraint_share)
+
+
+def _pools(cells: list[Cell], spec: Spec, split: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Indices of the ``(restraint, hard, easy)`` cells; without ``split`` none is set apart as
+    restraint and every cell is hard or easy."""
+    groups: tuple[list[int], list[int], list[int]] = ([], [], [])
+    for i, cell in enumerate(cells):
+        groups[0 if split and is_restraint(cell, spec) else 1 if cell.hard else 2].append(i)
+    restraint, hard, easy = (np.array(g, dtype=int) for g in groups)
+    return restraint, hard, easy
 
 
 def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, hard_share: float,
-          candidates: int) -> Iterator[list[Task]]:
+          candidates: int, restraint_share: float | None = None) -> Iterator[list[Task]]:
     cells = list(grid.cells)
-    hard = [c for c in cells if c.hard]
-    easy = [c for c in cells if not c.hard]
     risk = np.array([_risk(c, spec) for c in cells])
-    index = {c.scenario_id: i for i, c in enumerate(cells)}
-    hard_idx = np.array([index[c.scenario_id] for c in hard], dtype=int)
-    easy_idx = np.array([index[c.scenario_id] for c in easy], dtype=int)
+    restraint_idx, hard_idx, easy_idx = _pools(cells, spec, restraint_share is not None)
+    if not len(hard_idx) and not len(easy_idx):
+        restraint_share = 1.0
     visits = np.zeros(len(cells))
     value_ids: dict[tuple[str, str], int] = {}
     coords = np.array([
@@ -150,7 +181,10 @@ def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, har
     owner: dict[str, str] = {}
     s = 0
     while True:
-        idx = hard_idx if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx) else easy_idx
+        if restraint_share is not None and len(restraint_idx) and unit("restraint", seed, s) < restraint_share:
+            idx = restraint_idx
+        else:
+            idx = hard_idx if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx) else easy_idx
         novelty = (1.0 / (1.0 + value_counts[coords[idx]])).sum(axis=1)
         weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
         r = rng("draw", seed, s)
@@ -192,11 +226,14 @@ def draw_tasks(
     grid: Grid | None = None,
     hard_share: float = 0.4,
     candidates: int = 3,
+    restraint_share: float | None = None,
 ) -> list[Task]:
     """Draw ``situations`` situations from the grid, each as ``phrasings`` tasks.
 
     Seeded: the same arguments give the same tasks in any process. ``fault_rate`` defaults to
-    0.5 (0.8 in ``rl`` mode); ``0`` switches faults off.
+    0.5 (0.8 in ``rl`` mode); ``0`` switches faults off. ``restraint_share`` sets the share of
+    situations whose right outcome is not to act (see the module docstring); ``None`` keeps the
+    grid's own mix.
 
     >>> tasks = draw_tasks(load_spec(tools=[{"name": "get_order", "parameters": {"properties":
     ...     {"order_id": {"type": "string"}}, "required": ["order_id"]}}]), 3, seed=1)
@@ -206,7 +243,8 @@ def draw_tasks(
     if situations < 0:
         raise ValueError(f"situations must be >= 0, got {situations}")
     stream = iter_situations(spec, mode=mode, seed=seed, phrasings=phrasings, repeats=repeats,
-                             fault_rate=fault_rate, grid=grid, hard_share=hard_share, candidates=candidates)
+                             fault_rate=fault_rate, grid=grid, hard_share=hard_share, candidates=candidates,
+                             restraint_share=restraint_share)
     return [task for situation in itertools.islice(stream, situations) for task in situation]
 
 
