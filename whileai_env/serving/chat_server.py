@@ -69,7 +69,7 @@ class ChatServer:
 
     def start(self) -> ChatServer:
         handler = type("Handler", (_Handler,), {"server_obj": self})
-        self._httpd = ThreadingHTTPServer(self.address, handler)
+        self._httpd = _Server(self.address, handler)
         self._httpd.daemon_threads = True
         self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
                                         name="chat-server", daemon=True)
@@ -120,6 +120,13 @@ def sequence(*replies: Mapping[str, Any]) -> Script:
             return queue.pop(0) if len(queue) > 1 else queue[0]
 
     return script
+
+
+class _Server(ThreadingHTTPServer):
+    """A listen backlog for an eval's concurrent rollouts (socketserver's default is 5, and
+    connections past it are reset under a burst)."""
+
+    request_queue_size = 256
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -73,3 +73,9 @@ def test_a_rollout_cut_before_it_ended_scores_zero(spec):
     episode = wenv.Episode(spec, task)
     assert common.graded(episode)["reward"] == 0.0
     assert common.rollout_metrics(episode, spec.tool_names)["truncated"] == 1.0
+
+
+def test_verifiers_v1_is_refused_with_what_to_install(monkeypatch, spec):
+    monkeypatch.setattr(common.metadata, "version", _version("0.4.0"))
+    with pytest.raises(wenv.ConfigError, match=r"whileai-env\[verifiers\]"):
+        wenv.load_environment(spec, n=2)

@@ -1,9 +1,9 @@
-"""The verifiers faces: ``load_environment`` builds the environment the installed verifiers runs.
+"""The verifiers face: ``load_environment`` builds the environment the installed verifiers runs.
 
-verifiers 0.3.x gets the classic ``MultiTurnEnv`` (:mod:`.classic`), 0.4.x a v1 ``Env`` over a
-``Taskset`` (:mod:`.v1`); both drive the one :class:`~whileai_env.Episode`. The two releases cannot
-share a venv, hence two extras: ``whileai-env[verifiers]`` and ``whileai-env[verifiers-v1]``.
-This module imports verifiers only inside :func:`load_environment`.
+verifiers 0.3.x gets the classic ``MultiTurnEnv`` (:mod:`.classic`), driving the one
+:class:`~whileai_env.Episode`; the extra is ``whileai-env[verifiers]``. verifiers 0.4.x (v1 only:
+tasksets, harnesses, MCP toolsets) is detected and refused with a clear error until the v1 face
+exists. This module imports verifiers only inside :func:`load_environment`.
 
 ``vf-eval whileai-env -a '{"spec": "configs/specs/order-support.json", "n": 10}' ...`` works
 without an export: verifiers imports the module ``whileai_env`` and calls its ``load_environment``.
@@ -15,6 +15,7 @@ from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 from whileai_env.envs.verifiers.common import select_tasks, verifiers_generation
+from whileai_env.errors import ConfigError
 from whileai_env.export.references import resolve_reference
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import load_spec
@@ -47,17 +48,17 @@ def load_environment(
 
     Raises :class:`~whileai_env.MissingExtraError` when verifiers is not installed.
     """
-    generation = verifiers_generation()
+    if verifiers_generation() != "classic":
+        raise ConfigError("verifiers 0.4 (the v1 API) is installed, and whileai-env has no v1 face yet: "
+                          "use verifiers 0.3.x in this venv (pip install 'whileai-env[verifiers]')")
     spec = load_spec(spec)
     chosen = select_tasks(spec, tasks, n=n, seed=seed, mode=mode, split=split, holdout=holdout)
     if not chosen:
         raise ValueError("the environment has no tasks: raise n, or pick a split that holds some")
     kwargs = {**episode_kwargs, "judge": resolve_reference(judge, "judge"),
               "execute": resolve_reference(execute, "execute")}
-    if generation == "classic":
-        from whileai_env.envs.verifiers.classic import build_environment
-    else:
-        from whileai_env.envs.verifiers.v1 import build_environment
+    from whileai_env.envs.verifiers.classic import build_environment
+
     return build_environment(spec, chosen, kwargs)
 
 

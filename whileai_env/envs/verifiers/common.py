@@ -19,9 +19,6 @@ from whileai_env.scenarios.draw import draw_tasks, tasks_from_rows
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec
 
-#: verifiers releases and the API each carries: 0.3.x the classic stack, 0.4.x v1 only.
-GENERATIONS = {"classic": ("verifiers", "0.3"), "v1": ("verifiers-v1", "0.4")}
-
 
 def verifiers_generation() -> str:
     """``"classic"`` (verifiers 0.3.x) or ``"v1"`` (0.4.x), from the installed distribution.
