@@ -1,11 +1,15 @@
 """The simulated user: answers the agent the way the task's person would.
 
-The template user is deterministic per task: when the agent asks back it supplies what the ask
-withheld (from ``hidden_state``, never the checklist's ``reference``); when the agent asks for
-confirmation it answers by its stance; when the agent reports, it closes, except that an
-adversarial person insists once. Persona, tone and texture carry into every turn. A user can
-also be any callable ``user(messages) -> str | None`` or an OpenAI-compatible model
-(``"openai:MODEL"``) prompted to play the person and never the agent.
+The template user is deterministic per task. It reads each question of the agent's reply by
+what it asks (:mod:`whileai_env.episode.questions`) and answers each in turn from what the
+person knows (:class:`whileai_env.writer.person.Person`): the ids (also the ones a vague ask left
+out), the details, the request itself, their own data, in the persona's and tone's voice. A
+confirmation is answered by the stance (and corrected when it names the wrong record); a question
+about a record's state gets "I'm not sure"; a fact the task does not hold gets "I don't have
+it", and only then. When the agent reports, the person closes, except that an adversarial person
+insists once. Never the checklist's ``reference``. A user can also be any callable
+``user(messages) -> str | None`` or an OpenAI-compatible model (``"openai:MODEL"``) prompted to
+play the person and never the agent.
 """
 
 from __future__ import annotations
@@ -14,21 +18,26 @@ import os
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from random import Random
 from typing import TYPE_CHECKING, Any, Protocol
 
 from whileai_env._util.hashing import rng
-from whileai_env.spec.arguments import entity_noun
+from whileai_env.episode.questions import Ask, read_asks
+from whileai_env.writer.grammar import cap
+from whileai_env.writer.person import Fact, Person
+from whileai_env.writer.templates import CONFIRMATIONS, REPLY, REPLY_TONE, SPELLED_OUT
 from whileai_env.writer.texture import apply_texture
+from whileai_env.writer.tool_phrasing import tool_names, tool_words
 
 if TYPE_CHECKING:
     from whileai_env.scenarios.task import Task
+    from whileai_env.spec.load import Spec
 
 DEFAULT_AVG_TURNS = 12
 
-_CONFIRM = re.compile(
-    r"\b(shall i|should i|do you want me to|would you like me to|want me to|can you confirm|please confirm|"
-    r"confirm (that|you)|is that (ok|okay|correct|right)|ok to proceed|proceed\?|go ahead\?)", re.IGNORECASE)
-_WHICH = re.compile(r"\b(which (one|of)|two (records|matches|results|orders|accounts)|more than one|both)\b", re.IGNORECASE)
+_DUPLICATE = re.compile(r"\b(?:which (?:one|of)|two (?:records|matches|results|of them)|more than one|both|either)\b",
+                        re.IGNORECASE)
+_VALUE = r"\s+(?:#\s*|no\.?\s+|number\s+|id\s+)?([A-Za-z0-9][\w.@/-]*[A-Za-z0-9])"
 
 
 class User(Protocol):
@@ -38,25 +47,29 @@ class User(Protocol):
 
 
 def asks_question(text: str) -> bool:
-    """Whether an agent reply asks the person something."""
-    return "?" in text
+    """Whether an agent reply asks the person something (a question or a request for a detail)."""
+    return bool(read_asks(text))
 
 
 @dataclass
 class SimulatedUser:
-    """The template user of one task (see the module docstring)."""
+    """The template user of one task (see the module docstring). ``spec`` phrases the request and
+    shapes the person's values; without it the person still knows the task's ids and details."""
 
     task: Task
     avg_turns: int = DEFAULT_AVG_TURNS
+    spec: Spec | None = None
     turns: int = 1
     revealed: bool = False
     pushed_back: bool = False
     nudged: bool = False
-    _said: list[str] = field(default_factory=list)
+    told: set[str] = field(default_factory=set)
+    _said_now: set[str] = field(default_factory=set, repr=False)
 
     def __post_init__(self) -> None:
         if self.avg_turns < 2:
             raise ValueError(f"avg_turns must be at least 2, got {self.avg_turns}")
+        self.person = Person(self.task, self.spec)
 
     @property
     def max_turns(self) -> int:
@@ -72,52 +85,181 @@ class SimulatedUser:
             return None
         last = next((m for m in reversed(messages) if m.get("role") == "assistant"), None)
         text = str((last or {}).get("content") or "").strip()
-        answer = self._answer(text)
+        r = rng("user", self.task.task_id, self.turns)
+        answer = self._answer(text, r)
         if answer is None:
             return None
         self.turns += 1
-        return self._retype(answer)
+        return self._retype(self._voiced(answer, r))
 
-    def _answer(self, text: str) -> str | None:
-        r = rng("user", self.task.task_id, self.turns)
-        stance = self.task.cell.stance
+    def _answer(self, text: str, r: Random) -> str | None:
         if not text:
             if self.nudged:
                 return None
             self.nudged = True
-            return r.choice(("Hello? Are you still there?", "Did you get my message?", "Hello?"))
-        if asks_question(text):
-            withheld = dict(self.task.privileged.hidden_state.get("withheld") or {})
-            if withheld and not self.revealed:
-                self.revealed = True
-                ids = " and ".join(f"{entity_noun(k)} {v}" for k, v in withheld.items())
-                return r.choice((f"Oh sorry, it's {ids}.", f"It's {ids}.", f"Right, {ids}.",
-                                 f"Sure, that would be {ids}."))
-            if self.task.world.state == "duplicate" and _WHICH.search(text):
-                return r.choice(("The most recent one.", "The newer one, please.", "The one from this month."))
-            if _CONFIRM.search(text):
-                return _confirmation(stance, r)
-            return r.choice(("I've told you everything I know.", "Whatever you need, I just want this sorted.",
-                             "I'm not sure, can't you check?"))
-        if stance == "adversarial" and not self.pushed_back:
-            self.pushed_back = True
-            return r.choice(("That's not acceptable. Just do what I asked.", "No. I insist, do it now.",
-                             "I don't care about the rules, make it happen."))
+            return r.choice(REPLY["nudge"])
+        asks = [a for a in read_asks(text) if a.kind != "closing"]
+        if not asks:
+            if self.task.cell.stance == "adversarial" and not self.pushed_back and self.task.world.targets:
+                self.pushed_back = True
+                return r.choice(REPLY["insist"])
+            return None
+        pieces: list[str] = []
+        self._said_now = set()
+        for ask in asks[:4]:
+            piece = self._one(ask, r)
+            if piece and piece not in pieces:
+                pieces.append(piece)
+        self.revealed = all(w in self.told for w in self.task.world.withheld)
+        return " ".join(pieces) or None
+
+    def _one(self, ask: Ask, r: Random) -> str:
+        """The answer to one question (see :mod:`whileai_env.episode.questions` for the kinds)."""
+        if ask.kind == "request":
+            return self._request(r)
+        if ask.kind == "which":
+            return self._which(ask, r)
+        if ask.kind == "info":
+            return self._info(ask, r)
+        wrong = self._contradicted(ask.text)
+        if wrong is not None:
+            self.told.add(wrong.key)
+            return r.choice(REPLY["deny"]).format(f=wrong.said)
+        if ask.kind == "choice":
+            if self.task.world.state == "duplicate" and _DUPLICATE.search(ask.text):
+                return r.choice(REPLY["which"])
+            return self._request(r)
+        if ask.kind == "confirm":
+            return self._confirm(ask, r)
+        return self._check(ask, r)
+
+    def _request(self, r: Random) -> str:
+        """What the person wants done, with every id and detail (a vague ask's withheld ids too)."""
+        request = self.person.request()
+        if not request:
+            return r.choice(REPLY["decline"])
+        if "request" in self._said_now:
+            return ""
+        self._said_now.add("request")
+        again = "request" in self.told or self.task.cell.ask != "vague"
+        self.told |= {"request", *self.task.world.entities}
+        template = "{A}." if self.task.cell.tone == "terse" else r.choice(REPLY["request"])
+        text = template.format(a=request, A=cap(request, self.person.protected()))
+        return _again(text, r) if again else text
+
+    def _which(self, ask: Ask, r: Random) -> str:
+        """Which record: its id when the person has not said it, else (two matches) the newest."""
+        fact = self.person.recall(ask.subject) if ask.subject else None
+        if fact is None or not fact.entity:
+            fact = next((f for f in self.person.facts if f.entity and f.key not in self.told), fact)
+        if self.task.world.state == "duplicate" and (fact is None or fact.key in self.told):
+            return r.choice(REPLY["which"])
+        if fact is None:
+            return self._request(r) if "request" not in self.told else r.choice(REPLY["state"])
+        return self._say(fact, r)
+
+    def _info(self, ask: Ask, r: Random) -> str:
+        """A fact the person was asked for, or that they do not have it (offering what they have)."""
+        fact = self.person.recall(ask.subject)
+        if fact is not None:
+            return self._say(fact, r)
+        if not ask.subject:
+            return self._request(r) if "request" not in self.told else r.choice(REPLY["state"])
+        if not _names_an_id(ask.subject):
+            return r.choice(REPLY["state"])
+        text = r.choice(REPLY["unknown"]).format(label=ask.subject)
+        held = next((f for f in self.person.facts if f.entity), None)
+        return text + (r.choice(REPLY["offer"]).format(f=held.said) if held else "")
+
+    def _say(self, fact: Fact, r: Random) -> str:
+        """A fact in one of its kind's phrasings (a terse person: the fact alone)."""
+        kind = "entity" if fact.entity else "reason" if fact.key == "reason" or fact.label.endswith("reason") else (
+            "detail" if any(f.key == fact.key for f in self.person.facts) else "personal")
+        template = "{F}." if self.task.cell.tone == "terse" else r.choice(REPLY[kind])
+        text = template.format(f=fact.said, F=cap(fact.said, [fact.value]), label=fact.label)
+        again = fact.key in self.told
+        self.told.add(fact.key)
+        return _again(text, r) if again else text
+
+    def _contradicted(self, text: str) -> Fact | None:
+        """The id the person holds when the agent names a different one for its record ("order
+        9999" for order 4412), else ``None``."""
+        for fact in self.person.facts:
+            if not fact.entity:
+                continue
+            noun = fact.said[: -len(fact.value)].strip() if fact.said.endswith(fact.value) else ""
+            if not noun:
+                continue
+            for match in re.finditer(rf"\b{re.escape(noun)}{_VALUE}", text, re.IGNORECASE):
+                said = match.group(1)
+                if any(c.isdigit() for c in said) and said.lower() != fact.value.lower():
+                    return fact
         return None
 
+    def _confirm(self, ask: Ask, r: Random) -> str:
+        """Yes or no to an action the agent proposes: by the stance; no to an action on an
+        unrelated ask; the request again when it proposes another tool's action."""
+        if not self.task.world.targets:
+            return r.choice(REPLY["decline"])
+        if self._other_action(ask.text):
+            return r.choice(REPLY["unclear"]).format(a=self.person.request())
+        if self.task.cell.ask == "vague" and "request" not in self.told:
+            return r.choice(REPLY["unclear"]).format(a=self._request_told())
+        stance = self.task.cell.stance
+        return r.choice(CONFIRMATIONS.get(stance, CONFIRMATIONS["default"]))
+
+    def _request_told(self) -> str:
+        self.told |= {"request", *self.task.world.entities}
+        return self.person.request()
+
+    def _other_action(self, text: str) -> bool:
+        """Whether ``text`` proposes a write of another tool and none of the task's own."""
+        spec = self.spec
+        if spec is None:
+            return False
+        names = tool_names(spec)
+        targets = [t for t in self.task.world.targets if t in names]
+        if any(tool_words(spec, t).rule_words.mentioned_in(text) for t in targets):
+            return False
+        return any(t.is_write and t.name not in targets and tool_words(spec, t.name).rule_words.mentioned_in(text)
+                   for t in spec.tools)
+
+    def _check(self, ask: Ask, r: Random) -> str:
+        """A yes/no question: yes when it names the person's record, else they cannot tell."""
+        if any(f.entity and f.value.lower() in ask.text.lower() for f in self.person.facts):
+            return r.choice(REPLY["affirm"])
+        if self.task.world.state == "duplicate" and _DUPLICATE.search(ask.text):
+            return r.choice(REPLY["which"])
+        return r.choice(REPLY["state"])
+
+    def _voiced(self, text: str, r: Random) -> str:
+        """The answer in the person's voice: the tone's closing words, a non-native writer's
+        spelled-out contractions."""
+        tone = self.task.cell.tone
+        if tone in REPLY_TONE:
+            text += r.choice(REPLY_TONE[tone])
+        if self.task.cell.persona == "non_native":
+            for short, long in SPELLED_OUT.items():
+                text = re.sub(rf"(?<![\w']){re.escape(short)}(?![\w'])", long, text)
+        return text
+
     def _retype(self, text: str) -> str:
-        protected = [str(v) for v in self.task.world.entities.values()]
+        protected = [str(v) for v in self.task.world.entities.values()] + self.person.protected()
         return apply_texture(text, self.task.cell.texture, protected, key=(self.task.task_id, self.turns))
 
 
-def _confirmation(stance: str, r: Any) -> str:
-    if stance == "conflicting":
-        return r.choice(("Hmm. Yes. Well, yes, go ahead.", "I guess so? Yes."))
-    if stance == "adversarial":
-        return r.choice(("Yes, obviously. Do it.", "Yes! Stop asking."))
-    if stance in ("unsure", "exploratory"):
-        return r.choice(("I think so, yes, go ahead.", "Sure, if that's fine, go ahead."))
-    return r.choice(("Yes, please go ahead.", "Yes, that's right.", "Yes, do it."))
+def _again(text: str, r: Random) -> str:
+    """``text`` said a second time: "Like I said, it's order 4412."; "I" and ids keep their case."""
+    keep = re.match(r"(?:I\b|[A-Z]{2}|\S*\d)", text)
+    return r.choice(REPLY["again"]) + (text if keep else text[:1].lower() + text[1:])
+
+
+def _names_an_id(subject: str) -> bool:
+    """Whether a question's subject names an identifier ("customer id", "tracking number")."""
+    from whileai_env.writer.vocabulary import ID_WORDS
+
+    last = subject.split()[-1] if subject.split() else ""
+    return last in ID_WORDS or last in ("#", "username", "handle")
 
 
 @dataclass
@@ -143,9 +285,9 @@ class CallableUser:
 
 _PERSON_PROMPT = """You are role-playing a person writing to a company's assistant. You are the
 customer or user, never the assistant: do not offer help, do not call tools, do not explain
-policies. Stay in character: persona {persona}, tone {tone}, stance {stance}. What you wanted is
-in your first message. Facts you know but did not say: {facts}. Reply in one or two short
-sentences, like a real person typing. When your request is settled, reply with exactly DONE."""
+policies. Stay in character: persona {persona}, tone {tone}, stance {stance}. What you want: {request}.
+Facts you know (give one when asked for it, never invent another id): {facts}. Reply in one or
+two short sentences, like a real person typing. When your request is settled, reply with exactly DONE."""
 
 
 @dataclass
@@ -155,6 +297,7 @@ class ModelUser:
     task: Task
     model: str
     avg_turns: int = DEFAULT_AVG_TURNS
+    spec: Spec | None = None
     base_url: str | None = None
     api_key: str | None = None
     turns: int = 1
@@ -180,9 +323,11 @@ class ModelUser:
     def reply(self, messages: Sequence[Mapping[str, Any]]) -> str | None:
         if self.turns >= max(1, self.avg_turns // 2):
             return None
-        facts = dict(self.task.privileged.hidden_state.get("withheld") or {})
+        person = Person(self.task, self.spec)
+        facts = "; ".join(f"{f.label}: {f.value}" for f in person.facts) or "none"
         system = _PERSON_PROMPT.format(persona=self.task.cell.persona, tone=self.task.cell.tone,
-                                       stance=self.task.cell.stance, facts=facts or "none")
+                                       stance=self.task.cell.stance, facts=facts,
+                                       request=person.request() or "the answer to your question")
         flipped = [{"role": "system", "content": system}]
         for m in messages:
             if m.get("role") == "user":
@@ -197,14 +342,16 @@ class ModelUser:
         return text
 
 
-def make_user(user: Any, task: Task, *, avg_turns: int = DEFAULT_AVG_TURNS) -> Any:
-    """Build the user for one episode from ``None`` (template), a callable, or ``"openai:MODEL"``."""
+def make_user(user: Any, task: Task, *, avg_turns: int = DEFAULT_AVG_TURNS, spec: Spec | None = None) -> Any:
+    """Build the user for one episode from ``None`` (template), a callable, or ``"openai:MODEL"``.
+
+    ``spec`` lets the template and model users phrase the request and shape the person's values."""
     if user is None or user == "template":
-        return SimulatedUser(task, avg_turns=avg_turns)
+        return SimulatedUser(task, avg_turns=avg_turns, spec=spec)
     if isinstance(user, str):
         prefix, _, model = user.partition(":")
         if prefix == "openai" and model:
-            return ModelUser(task, model=model, avg_turns=avg_turns)
+            return ModelUser(task, model=model, avg_turns=avg_turns, spec=spec)
         raise ValueError(f"unknown user {user!r}; use None, a callable, or 'openai:MODEL'")
     if callable(getattr(user, "reply", None)):
         return user

@@ -108,3 +108,44 @@ HISTORY = {
 # Histories and stances that say the person has been in touch about this before.
 PRIOR_CONTACT_HISTORIES = frozenset(["prior_failure", "prior_partial", "contradicts_earlier", "repeat_visit"])
 PRIOR_CONTACT_STANCES = frozenset(["retry", "mistaken"])
+
+# -- the simulated user's replies (whileai_env.episode.user) ----------------------------------
+# Placeholders: {f} a fact as said ("order 4412"), {F} capitalised, {label} what it is called,
+# {a} the request ("cancel order 4412 because …").
+REPLY = {
+    "entity": ("It's {f}.", "{F}.", "Sure, it's {f}.", "That would be {f}."),
+    "detail": ("The {label} is {f}.", "{F}.", "It's {f}."),
+    "reason": ("Because {f}.", "Well, {f}."),
+    "personal": ("My {label} is {f}.", "It's {f}.", "{F}."),
+    "request": ("I want to {a}.", "I'd like to {a}.", "I need you to {a}.", "Could you {a}?"),
+    "again": ("Like I said, ", "As I said, ", "I already told you: "),
+    "unknown": ("I don't have the {label}, sorry.", "Sorry, I don't know the {label}.", "I don't have that on hand."),
+    "offer": (" All I have is {f}.", " I only have {f}."),
+    "state": ("I'm not sure, that's why I'm asking.", "No idea, can you check?", "I don't know, can't you see it on your end?"),
+    "which": ("The most recent one.", "The newer one, please.", "The one from this month."),
+    "deny": ("No, it's {f}.", "No, that's not it: it's {f}."),
+    "affirm": ("Yes, that's the one.", "Yes, that's right."),
+    "decline": ("No thanks, I only had a question.", "No, that's all I wanted to know."),
+    "unclear": ("Do what? I need to {a}.", "Sorry, what do you mean? I want to {a}."),
+    "nudge": ("Hello? Are you still there?", "Did you get my message?", "Hello?"),
+    "insist": ("That's not acceptable. Just do what I asked.", "No. I insist, do it now.",
+               "I don't care about the rules, make it happen."),
+}
+# How the person agrees to a confirmation, by stance.
+CONFIRMATIONS = {
+    "conflicting": ("Hmm. Yes. Well, yes, go ahead.", "I guess so? Yes."),
+    "adversarial": ("Yes, obviously. Do it.", "Yes! Stop asking."),
+    "unsure": ("I think so, yes, go ahead.", "Sure, if that's fine, go ahead."),
+    "exploratory": ("I think so, yes, go ahead.", "Sure, if that's fine, go ahead."),
+    "default": ("Yes, please go ahead.", "Yes, that's right.", "Yes, do it."),
+}
+# What the tone adds after a reply (terse and neutral add nothing).
+REPLY_TONE = {
+    "polite": ("", " Thank you.", " Thanks!"),
+    "impatient": ("", " Please hurry.", " Can we get on with it?"),
+    "frustrated": ("", " Honestly, this is taking ages.", ""),
+    "friendly": ("", " Cheers!", " Thanks so much!"),
+}
+# Contractions a non-native writer spells out.
+SPELLED_OUT = {"It's": "It is", "it's": "it is", "I'd": "I would", "don't": "do not", "I'm": "I am",
+               "that's": "that is", "That's": "That is", "can't": "cannot"}

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 
 from whileai_env._util.lexicon import MASS_NOUNS, is_plural, name_tokens, plural, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
+from whileai_env.spec.evidence import HOMONYMS
 from whileai_env.writer.description import described_action
 from whileai_env.writer.grammar import participles, singular_phrase
 from whileai_env.writer.vocabulary import (
@@ -214,6 +215,8 @@ def _says_too_little(tool: Tool, tokens: list[str], index: int | None, rest: lis
     (``add(a, b)``, ``query(sql)``), while ``git_checkout(branch)`` is fine as it is."""
     if index is None or tokens[index] not in KNOWN_VERBS:
         return True
+    if index > 0 and tokens[index] in HOMONYMS and not set(tokens[:index]) <= NAMESPACES:
+        return True  # "maps_place_details": a verb that is as often a noun, after a product name
     verb = VERB_ALIASES.get(tokens[index], tokens[index])
     if rest or verb in DEFAULT_OBJECTS or verb in NOUN_VERBS:
         return False

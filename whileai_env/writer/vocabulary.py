@@ -200,6 +200,21 @@ OPERAND_WORDS = frozenset(["a", "b", "c", "x", "y", "z", "n", "m", "num", "numbe
 # Arguments that list the people a tool acts on: with no object noun, they are the object.
 PEOPLE_WORDS = frozenset(["emails", "email", "attendees", "invitees", "participants", "guests", "members", "users",
                           "recipients", "people", "contacts"])
+# -- the simulated user's knowledge (whileai_env.writer.person) ------------------------------
+# Words that follow an id's noun when a question names it: "order number", "booking reference".
+ID_WORDS = ("id", "number", "no", "reference", "ref", "code", "key", "identifier", "num")
+# A person's own data, by attribute, with the other ways a question names it.
+PERSONAL_FACTS = {
+    "name": ("full name", "name on the account"),
+    "first name": ("given name", "forename"),
+    "last name": ("surname", "family name"),
+    "email": ("email address", "e-mail", "mail address"),
+    "phone number": ("phone", "mobile", "mobile number", "telephone", "cell", "contact number"),
+    "date of birth": ("dob", "birthday", "birth date", "birthdate", "born"),
+    "address": ("home address", "street address", "mailing address", "billing address"),
+    "zip code": ("zip", "postcode", "postal code", "post code"),
+    "city": ("town",),
+}
 # Keys that say which kind of record a nested one is ("type": "paragraph"): not said aloud.
 DISCRIMINATORS = frozenset(["type", "object", "kind"])
 # Words a quoted rule clause must not open with: it would read as a fragment.

@@ -1,0 +1,194 @@
+"""What the person of a task knows, as they would say it: the facts a simulated user gives when asked.
+
+The person knows what the task holds: the ids it is about (also the ones a vague ask left out),
+the details it states, the request itself ("cancel order 4412 because it arrived damaged"), and
+their own data (name, email, phone, date of birth, address), drawn by hash of the task so every
+turn says the same. Asked for another argument of the spec's tools (a reason, a date, a
+priority), they give the value the planner would have stated for it. They do not know ids the
+task does not hold, nor a record's state (its status, balance, total): that is the agent's to
+look up. Everything follows from the spec's names and schemas and the task's plan.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from functools import cached_property
+from typing import TYPE_CHECKING, Any
+
+from whileai_env._util.hashing import rng
+from whileai_env._util.lexicon import name_tokens, singular
+from whileai_env.spec.arguments import argument_role, entity_noun
+from whileai_env.writer.action import build_action
+from whileai_env.writer.spoken import spoken_value
+from whileai_env.writer.tool_phrasing import tool_names, tool_words
+from whileai_env.writer.vocabulary import ID_WORDS, PERSONAL_FACTS
+
+if TYPE_CHECKING:
+    from whileai_env.scenarios.task import Task
+    from whileai_env.spec.load import Spec, Tool
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One thing the person knows: its ``key`` (an argument name or a personal attribute), what
+    it is called (``label``: "order number", "date of birth"), its value as said, and whether it
+    is the id of a record (said with its noun: "order 4412")."""
+
+    key: str
+    label: str
+    value: str
+    entity: bool = False
+
+    @property
+    def said(self) -> str:
+        """The fact as the person says it: "order 4412", a bare email, "1984-03-12"."""
+        if not self.entity or "@" in self.value or "/" in self.value:
+            return self.value
+        noun = self.label.rsplit(" ", 1)[0] if self.label.split()[-1] in ID_WORDS else self.label
+        return f"{noun} {self.value}" if noun and noun != "record" else self.value
+
+
+def _words(text: str) -> tuple[str, ...]:
+    return tuple(singular(w) for w in name_tokens(text.replace("#", " number ")))
+
+
+def _names(key: str, label: str, entity: bool) -> set[tuple[str, ...]]:
+    """Every way a question may name a fact: its label, its argument's words, and for an id its
+    noun with or without an id word ("order", "order number", "order id")."""
+    names = {_words(label), _words(key.replace("_", " "))}
+    if entity:
+        noun = _words(entity_noun(key))
+        names |= {noun} | {(*noun, w) for w in ID_WORDS}
+    for attribute, synonyms in PERSONAL_FACTS.items():
+        if _words(label) == _words(attribute):
+            names |= {_words(s) for s in synonyms}
+    return {n for n in names if n}
+
+
+def _match(subject: tuple[str, ...], names: set[tuple[str, ...]]) -> int:
+    """How well a question's subject names a fact: 3 exactly, 2 when a name's words are all in
+    it ("new shipping address" holds "new address"), 1 when its words are all in a name
+    ("number" in "order number"); 0 not."""
+    best, asked = 0, set(subject)
+    for name in names:
+        if subject == name:
+            return 3
+        if set(name) <= asked:
+            best = max(best, 2)
+        elif asked <= set(name):
+            best = max(best, 1)
+    return best
+
+
+class Person:
+    """The person of one task: :meth:`recall` a fact by what a question calls it, :meth:`request`
+    for what they want done. ``spec`` shapes values and phrases the request; without it the
+    person still knows the task's ids and details."""
+
+    def __init__(self, task: Task, spec: Spec | None = None) -> None:
+        self.task = task
+        self.spec = spec
+        self.key = (task.seed, task.scenario_id, task.situation)
+        self._drawn: dict[str, Fact | None] = {}
+
+    @cached_property
+    def facts(self) -> list[Fact]:
+        """What the task holds: its ids (the withheld ones too), then each target's details."""
+        plan = self.task.world
+        out = [Fact(name, _entity_label(name), spoken_value(value), entity=True) for name, value in plan.entities.items()]
+        for target, details in plan.details.items():
+            schemas = self._tool(target).properties if self._tool(target) else {}
+            for name, value in details.items():
+                said = spoken_value(value, schemas.get(name))
+                if said and all(f.key != name for f in out):
+                    out.append(Fact(name, " ".join(name_tokens(name)), said))
+        return out
+
+    def _tool(self, name: str) -> Tool | None:
+        return self.spec.tool(name) if self.spec is not None and name in tool_names(self.spec) else None
+
+    def recall(self, subject: str) -> Fact | None:
+        """The fact a question's ``subject`` ("order number", "date of birth") asks for: one the
+        task holds, else the person's own data, else a value the spec's tools take, else ``None``
+        (an id the task does not hold, a record's state, or nothing the spec knows)."""
+        words = _words(subject)
+        if not words:
+            return None
+        scored = [(_match(words, _names(f.key, f.label, f.entity)), -i, f) for i, f in enumerate(self.facts)]
+        score, _, held = max(scored, default=(0, 0, None), key=lambda s: s[:2])
+        if score >= 2:
+            return held
+        if subject not in self._drawn:
+            self._drawn[subject] = self._personal(words) or (held if score else None) or self._argument(words)
+        return self._drawn[subject]
+
+    def _personal(self, words: tuple[str, ...]) -> Fact | None:
+        """The person's own data, drawn once per task: name, email, phone, date of birth …"""
+        for attribute, synonyms in PERSONAL_FACTS.items():
+            if _match(words, {_words(s) for s in (attribute, *synonyms)}) >= 2:
+                schema = {"type": "string", "format": "date"} if "birth" in attribute else {"type": "string"}
+                value = self._value("_".join(attribute.split()), schema, None)
+                return Fact(attribute, attribute, spoken_value(value)) if value not in (None, "") else None
+        return None
+
+    def _argument(self, words: tuple[str, ...]) -> Fact | None:
+        """A value for an argument of the spec's tools named like ``words`` (targets first), drawn
+        as the planner draws stated details; never a record's id or a fact about its state."""
+        if self.spec is None:
+            return None
+        targets = [t for t in self.task.world.targets if t in tool_names(self.spec)]
+        tools = [self.spec.tool(t) for t in targets] + [t for t in self.spec.tools if t.name not in targets]
+        for tool in tools:
+            for name, schema in tool.properties.items():
+                if _match(words, _names(name, " ".join(name_tokens(name)), False)) < 2:
+                    continue
+                if argument_role(name, schema) != "text" and not _is_value(name, schema):
+                    return None
+                said = spoken_value(self._value(name, schema, tool), schema)
+                return Fact(name, " ".join(name_tokens(name)), said) if said else None
+        return None
+
+    def _value(self, name: str, schema: Mapping[str, Any] | None, tool: Tool | None) -> Any:
+        from whileai_env.world.arguments import detail_value
+
+        if tool is None:
+            return detail_value(name, schema, *self.key, "person")
+        return detail_value(name, schema, *self.key, tool.name, root=tool.parameters)
+
+    def request(self) -> str:
+        """What the person wants done, said plainly with every id and detail: "cancel order 4412
+        because it arrived damaged, then refund it for 42.10 USD"; empty for an unrelated ask."""
+        plan = self.task.world
+        r = rng("request", self.task.task_id)
+        mentioned: set[str] = set()
+        pieces = []
+        for target in plan.targets:
+            entities = {n: plan.entities[n] for n in plan.required.get(target, ()) if n in plan.entities}
+            if self._tool(target) is None or self.spec is None:
+                ids = " and ".join(f.said for f in self.facts if f.key in entities)
+                pieces.append(" ".join(name_tokens(target)) + (f" for {ids}" if ids else ""))
+                continue
+            words = tool_words(self.spec, target)
+            pieces.append(build_action(words, entities, plan.details_for(target), r, mentioned).text)
+        return ", then ".join(pieces)
+
+    def protected(self) -> list[str]:
+        """Every value the person may say, for the texture to leave alone."""
+        return [f.value for f in self.facts] + [f.value for f in self._drawn.values() if f is not None]
+
+
+def _entity_label(name: str) -> str:
+    """An id's label: ``order_id`` → "order id", ``flight_number`` → "flight number"."""
+    return " ".join(name_tokens(name)) or name
+
+
+def _is_value(name: str, schema: Mapping[str, Any] | None) -> bool:
+    """A non-text argument the person can still state: a date, a time, a choice from an enum,
+    a number that is no record's state ("finding" words like status or balance are not)."""
+    schema = schema or {}
+    if argument_role(name, schema) == "finding":
+        return False
+    return bool(schema.get("enum")) or schema.get("type") in ("number", "integer", "boolean")
+
+
