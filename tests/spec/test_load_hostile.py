@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 import whileai_env as wenv
@@ -309,3 +309,47 @@ def test_linear_matcher_agrees_with_re(flags, pattern, texts):
     for text in texts:
         assert matcher.search(text) == (re.search(pattern, text) is not None), (pattern, text)
     assert linear_supported(pattern) and pattern_search(pattern)(texts[0] * 20) in (True, False)
+
+
+# ---------------------------------------------------------------------------------------------
+# Fuzz: any spec-shaped junk loads or is a SpecError (fixed seed, bounded)
+
+JUNK = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8) | st.binary(max_size=4),
+    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6) | st.integers(), kids, max_size=3),
+    max_leaves=6,
+)
+SCHEMA_KEYS = st.sampled_from(["type", "properties", "required", "items", "$ref", "$defs", "enum", "pattern",
+                               "anyOf", "allOf", "not", "additionalProperties", "minimum", "format", "const"])
+SCHEMAS = st.recursive(
+    st.fixed_dictionaries({}, optional={"type": st.sampled_from(["object", "string", "integer", "array", 5]),
+                                        "pattern": st.sampled_from(["^a+$", "^(a+)+$", "(", r"\d{2}"]),
+                                        "$ref": st.sampled_from(["#", "#/$defs/a", "#/nope", "http://x"])}),
+    lambda kids: st.dictionaries(SCHEMA_KEYS, kids | JUNK, max_size=3),
+    max_leaves=8,
+)
+TOOLS = st.fixed_dictionaries(
+    {"name": st.sampled_from(["get_order", "cancel_order", "unrelated", "", "bad name", 5]) | st.text(max_size=10)},
+    optional={"parameters": SCHEMAS | JUNK, "description": JUNK, "kind": JUNK, "strict": JUNK},
+)
+SPECS = st.one_of(
+    st.fixed_dictionaries({"tools": st.lists(TOOLS | JUNK, max_size=3)},
+                          optional={"system_prompt": JUNK, "kinds": JUNK, "rubric": JUNK, "name": JUNK}),
+    JUNK,
+)
+
+
+@settings(derandomize=True, max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
+          phases=[Phase.explicit, Phase.generate])
+@given(SPECS)
+def test_fuzz_spec_loads_or_is_a_spec_error(source):
+    start = time.perf_counter()
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        try:
+            spec = wenv.load_spec(source)
+        except SpecError as exc:
+            assert "\n" not in str(exc)
+        else:
+            json.dumps(spec.to_dict())
+    assert time.perf_counter() - start < 1.0

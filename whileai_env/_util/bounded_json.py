@@ -54,8 +54,12 @@ def nesting_depth(text: str) -> int:
     >>> nesting_depth('{"a": [1, "[[[", {"b": []}]}')
     4
     """
-    bare = _NOT_BRACKET.sub("", _STRING.sub("", text))
-    return max(accumulate(map(_DELTA.__getitem__, bare)), default=0)
+    return _depth(_STRING.sub(" ", text))
+
+
+def _depth(bare: str) -> int:
+    """:func:`nesting_depth` of text whose strings are already blanked out."""
+    return max(accumulate(map(_DELTA.__getitem__, _NOT_BRACKET.sub("", bare))), default=0)
 
 
 def loads(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
@@ -71,9 +75,9 @@ def loads(text: str, *, max_depth: int = MAX_DEPTH) -> Any:
     ...
     whileai_env._util.bounded_json.JsonLimitError: nested 1000 levels deep (the limit is 32)
     """
-    bare = _STRING.sub('""', text)
+    bare = _STRING.sub(" ", text)  # a blank keeps the digits on either side apart
     if bare.count("[") + bare.count("{") > max_depth:
-        depth = nesting_depth(bare)
+        depth = _depth(bare)
         if depth > max_depth:
             raise JsonLimitError(f"nested {depth} levels deep (the limit is {max_depth})")
     if _LONG_NUMBER.search(bare):

@@ -218,7 +218,7 @@ def load_spec(
     elif isinstance(source, Mapping):
         raw = dict(source)
     elif source is not None:
-        raw = {"tools": list(source)}
+        raw = {"tools": _tool_list(source)}
     _check_spec_keys(raw, origin)
     if tools is not None:
         raw["tools"] = list(tools)
@@ -265,6 +265,16 @@ def load_spec(
     for warning in spec.warnings:
         warnings.warn(warning, SpecWarning, stacklevel=2)
     return spec
+
+
+def _tool_list(source: Any) -> list:
+    """``source`` read as a list of tools; ``SpecError`` when it is no kind of spec at all."""
+    if isinstance(source, bytes | bytearray):
+        raise SpecError("a spec is a path, a dict, a list of tools or a Spec, got bytes (decode it, or pass the path)")
+    try:
+        return list(source)
+    except TypeError:
+        raise SpecError(f"a spec is a path, a dict, a list of tools or a Spec, got {type(source).__name__}") from None
 
 
 def _kind_overrides(value: Any, origin: str | None) -> dict[str, str]:
