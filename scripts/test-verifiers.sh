@@ -64,14 +64,21 @@ check() {
   "$py" -m pip --disable-pip-version-check --quiet install --no-deps --no-build-isolation "$package"
   for policy in oracle seeded; do
     serve "$py" "$package" "$policy"
-    "eval_$gen" "$dir" "$work/out-$gen-$policy"
+    "eval_$gen" "$dir" "$work/out-$gen-$policy" whileai_ci '{}'
     stop_server
     "$py" -m tests.envs.verifiers.vf_eval_check "$work/out-$gen-$policy" "$package" "$policy"
   done
+  # No export: verifiers loads the module whileai_env itself with the spec as an argument.
+  local spec=configs/specs/order-support.json
+  serve "$py" "$spec" oracle
+  "eval_$gen" "$dir" "$work/out-$gen-spec" whileai-env "{\"spec\": \"$spec\", \"n\": 20}"
+  stop_server
+  "$py" -m tests.envs.verifiers.vf_eval_check "$work/out-$gen-spec" "$spec" oracle
 }
 
+# eval_03 VENV OUT ENV_ID ENV_ARGS
 eval_03() {
-  WHILEAI_CI_KEY=unused "$1/bin/vf-eval" whileai_ci -m whileai-policy -b "$base_url" -k WHILEAI_CI_KEY \
+  WHILEAI_CI_KEY=unused "$1/bin/vf-eval" "$3" -a "$4" -m whileai-policy -b "$base_url" -k WHILEAI_CI_KEY \
     -n 5 -r 2 -c 4 -s -o "$2" --disable-tui > "$2.log" 2>&1 || { tail -40 "$2.log"; return 1; }
 }
 
