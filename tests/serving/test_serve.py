@@ -108,3 +108,15 @@ def test_the_serve_command_answers_on_its_port(spec):
     finally:
         process.terminate()
         process.wait(timeout=10)
+
+
+def test_a_model_policy_forwards_the_turn_to_its_endpoint(spec):
+    tasks = wenv.draw_tasks(spec, 1, seed=0)
+    with ChatServer(lambda request: CALL) as upstream:
+        script = policy_script(f"vllm:upstream-model@{upstream.base_url}", spec, tasks)
+        with ChatServer(script) as server:
+            client = openai.OpenAI(base_url=server.base_url, api_key="unused", max_retries=0)
+            reply = client.chat.completions.create(model="m", messages=[{"role": "user", "content": tasks[0].opener}],
+                                                   tools=spec.openai_tools())
+    assert reply.choices[0].message.tool_calls[0].function.name == "get_order"
+    assert upstream.requests[0]["model"] == "upstream-model" and upstream.requests[0]["tools"] == spec.openai_tools()

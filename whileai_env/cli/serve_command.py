@@ -14,7 +14,7 @@ from whileai_env.errors import WhileaiError
 @click.command("serve")
 @click.argument("source", type=click.Path(path_type=Path))
 @click.option("--policy", default="oracle", show_default=True,
-              help="oracle | seeded | silent | hf:PATH | openai:MODEL@URL")
+              help="oracle | seeded | silent, or a model: vllm:MODEL@URL | openai:MODEL | hf:PATH")
 @click.option("--port", default=8000, show_default=True, help="0 picks a free port.")
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("-n", "--n", "n", default=20, show_default=True, help="Situations drawn from a spec (as load_environment).")

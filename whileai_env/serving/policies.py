@@ -1,8 +1,8 @@
 """The script ``whileai-env serve`` answers with: a policy playing the task the conversation is on.
 
-``oracle``, ``seeded`` and ``silent`` are the reference agents; ``hf:PATH`` and
-``openai:MODEL@URL`` (any spec :func:`~whileai_env.agents.models.make_policy` reads) forward the
-turn to a model. The task is found from the conversation: its first user message is a task's
+``oracle``, ``seeded`` and ``silent`` are the reference agents; a model spec
+(``vllm:MODEL@URL``, ``openai:MODEL``, ``hf:PATH``: what :func:`~whileai_env.agents.models.make_policy`
+reads) forwards the turn to that model. The task is found from the conversation: its first user message is a task's
 opener. A reference agent is built afresh for every request and started on that task (rollout
 index 0), so concurrent conversations never share its state.
 """
