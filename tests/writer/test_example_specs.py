@@ -15,7 +15,7 @@ import pytest
 import whileai_env as wenv
 from tests.conftest import SPECS_DIR
 from whileai_env.scenarios import axes as ax
-from whileai_env.writer import stated_values
+from whileai_env.writer import spoken_id, stated_values
 from whileai_env.writer.tool_phrasing import tool_words
 
 SPEC_PATHS = sorted([*SPECS_DIR.glob("*.json"), *SPECS_DIR.glob("*.yaml"), *SPECS_DIR.glob("*/spec.yaml")])
@@ -57,7 +57,7 @@ def _quoted_rule(task: wenv.Task) -> list[str]:
 
 def _prose(task: wenv.Task, spec: wenv.Spec) -> str:
     """The opener with every protected span blanked out (kept as a neutral placeholder word)."""
-    spans = [str(v) for v in task.world.entities.values()] + stated_values(task.world, spec) + _quoted_rule(task)
+    spans = [spoken_id(v) for v in task.world.entities.values()] + stated_values(task.world, spec) + _quoted_rule(task)
     text = task.opener
     for span in sorted({s for s in spans if s}, key=len, reverse=True):
         text = text.replace(span, PLACEHOLDER)
@@ -91,7 +91,7 @@ def test_openers_state_every_planned_value(path: Path):
     for task in tasks:
         if task.cell.ask == "vague" or not task.world.targets:
             continue
-        for value in [str(v) for v in task.world.entities.values()] + stated_values(task.world, spec):
+        for value in [spoken_id(v) for v in task.world.entities.values()] + stated_values(task.world, spec):
             assert value in task.opener, (task.cell.tool, value, task.opener)
 
 

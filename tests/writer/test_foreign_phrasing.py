@@ -51,6 +51,8 @@ def test_descriptions_give_the_verb_and_object():
         "Returns the name of all installed apps on the phone.": ("return", "name"),
         "Switches branches": ("switch", "branches"),
         "Permanently delete a monitor and stop its schedule.": ("delete", "monitor"),
+        "Multiply two numbers.": ("multiply", "numbers"),
+        "Apply a discount to an order.": ("apply", "discount"),
     }
     for description, (verb, noun) in cases.items():
         found = described_action(description)
@@ -125,6 +127,14 @@ def _leaf_texts(value: object) -> list[str]:
     if isinstance(value, Sequence) and not isinstance(value, str):
         return [t for v in value for t in _leaf_texts(v)]
     return [spoken_value(value)] if isinstance(value, str) else []
+
+
+def test_a_list_of_ids_is_said_as_ids():
+    spec = _spec({"name": "return_items", "description": "Return items of a delivered order.", "parameters": {
+        "type": "object", "required": ["order_id", "item_ids"], "properties": {
+            "order_id": {"type": "string"}, "item_ids": {"type": "array", "items": {"type": "string"}, "minItems": 2}}}})
+    for task in wenv.draw_tasks(spec, 20, seed=3):
+        assert "['" not in task.opener and "[" not in task.opener, task.opener
 
 
 def test_no_opener_pastes_json():

@@ -3,7 +3,7 @@ from collections import defaultdict
 import pytest
 
 import whileai_env as wenv
-from whileai_env.writer import spoken_value, stated_values
+from whileai_env.writer import spoken_id, spoken_value, stated_values
 from whileai_env.writer.texture import TEXTURES, apply_texture
 
 
@@ -64,7 +64,7 @@ def test_every_written_opener_keeps_ids_under_every_texture(order_spec):
         by_texture[task.texture] += 1
         if task.cell.ask != "vague" and task.world.targets:
             for value in task.world.entities.values():
-                assert str(value) in task.opener
+                assert spoken_id(value) in task.opener
             # Stated details as spoken: the plan's value, less trailing punctuation and underscores.
             spoken = stated_values(task.world, order_spec)
             assert len(spoken) == sum(len(d) for d in task.world.details.values())

@@ -25,6 +25,7 @@ from whileai_env._util.hashing import rng
 from whileai_env.episode.questions import Ask, read_asks
 from whileai_env.writer.grammar import cap
 from whileai_env.writer.person import Fact, Person
+from whileai_env.writer.spoken import spoken_id
 from whileai_env.writer.templates import CONFIRMATIONS, REPLY, REPLY_TONE, SPELLED_OUT
 from whileai_env.writer.texture import apply_texture
 from whileai_env.writer.tool_phrasing import tool_names, tool_words
@@ -244,7 +245,7 @@ class SimulatedUser:
         return text
 
     def _retype(self, text: str) -> str:
-        protected = [str(v) for v in self.task.world.entities.values()] + self.person.protected()
+        protected = [spoken_id(v) for v in self.task.world.entities.values()] + self.person.protected()
         return apply_texture(text, self.task.cell.texture, protected, key=(self.task.task_id, self.turns))
 
 

@@ -19,6 +19,6 @@ composes the message.
 """
 
 from whileai_env.writer.opener import write_opener
-from whileai_env.writer.spoken import spoken_value, stated_values
+from whileai_env.writer.spoken import spoken_id, spoken_value, stated_values
 
-__all__ = ["spoken_value", "stated_values", "write_opener"]
+__all__ = ["spoken_id", "spoken_value", "stated_values", "write_opener"]

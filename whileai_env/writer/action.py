@@ -14,9 +14,9 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any, NamedTuple
 
-from whileai_env._util.lexicon import MASS_NOUNS, is_plural
+from whileai_env._util.lexicon import MASS_NOUNS, is_plural, plural
 from whileai_env.writer.grammar import indefinite, singular_phrase
-from whileai_env.writer.spoken import render_details
+from whileai_env.writer.spoken import render_details, spoken_id
 from whileai_env.writer.templates import HANDOFF_ACTIONS
 from whileai_env.writer.tool_phrasing import ToolWords, bare_entity_noun, entity_noun_of, tokens_of
 from whileai_env.writer.vocabulary import (
@@ -69,19 +69,25 @@ def _matches_object(words: ToolWords, name: str, value: Any) -> bool:
     entity = bare_entity_noun(name)
     if entity == noun or any(entity in group and noun in group for group in SYNONYMS):
         return not entity_noun_of(name).startswith(("new ", "from ", "to "))
-    text = str(value)
+    text = spoken_id(value)
     if "@" in text:
         return noun in PERSON_NOUNS
     return bool(_PATHLIKE.fullmatch(text)) and noun in ("file", "directory", "folder", "dir")
 
 
 def _entity_label(name: str, value: Any) -> str:
-    """An entity as said after a preposition: "user u_1", or a self-describing email or path alone."""
-    text = str(value)
+    """An entity as said after a preposition: "user u_1", "items 3 and 4", or a self-describing
+    email or path alone."""
+    text = spoken_id(value)
     if "@" in text or _PATHLIKE.fullmatch(text) or text.startswith(("http://", "https://")):
         return text
-    noun = bare_entity_noun(name)
+    noun = _numbered(bare_entity_noun(name), value)
     return f"{noun} {text}" if noun and noun != "record" else text
+
+
+def _numbered(noun: str, value: Any) -> str:
+    """The noun in the number of ids it names: "item" for one, "items" for a list of two."""
+    return plural(noun) if noun and isinstance(value, list | tuple) and len(value) > 1 else noun
 
 
 def _entity_prep(name: str, value: Any, words: ToolWords, target_prep: str) -> str:
@@ -96,7 +102,7 @@ def _entity_prep(name: str, value: Any, words: ToolWords, target_prep: str) -> s
     if words.attribute_prep:
         return words.attribute_prep
     noun = bare_entity_noun(name)
-    if _PATHLIKE.fullmatch(str(value)):
+    if _PATHLIKE.fullmatch(spoken_id(value)):
         return "in"
     if noun.split()[-1:] in (["approval"], ["authorization"], ["authorisation"]):
         return "under"
@@ -110,12 +116,12 @@ def _pronoun(name: str, value: Any) -> str:
     noun = bare_entity_noun(name)
     if noun in PERSON_NOUNS:
         return f"that {noun}"
-    return "them" if "@" in str(value) else "it"
+    return "them" if "@" in spoken_id(value) or isinstance(value, list | tuple) else "it"
 
 
 def _head_phrase(words: ToolWords, name: str, value: Any, r: Random, mentioned: set[str]) -> str:
     """The entity that is the object: "order 4412", "my card CAR-1", "user dana@x.io", or "it"."""
-    text = str(value)
+    text = spoken_id(value)
     if text in mentioned:
         return "it"
     if text.startswith(("http://", "https://")):
@@ -123,7 +129,7 @@ def _head_phrase(words: ToolWords, name: str, value: Any, r: Random, mentioned: 
     noun = bare_entity_noun(name)
     if "@" in text or (_PATHLIKE.fullmatch(text) and words.noun):
         noun = singular_phrase(words.noun) or noun
-    phrase = f"{noun} {text}" if noun and noun != "record" else text
+    phrase = f"{_numbered(noun, value)} {text}" if noun and noun != "record" else text
     if noun in POSSESSABLE and r.random() < 0.3:
         return "my " + phrase
     return phrase
@@ -179,7 +185,7 @@ def build_action(
         obj = r.choice(words.default_objects) if words.default_objects else ""
     attached, complement = "", ""
     for i, (name, value) in enumerate(ordered):
-        again = str(value) in mentioned and len(entities) == 1
+        again = spoken_id(value) in mentioned and len(entities) == 1
         label = _pronoun(name, value) if again else _entity_label(name, value)
         verb_prep = verb.prep if i == 0 else ""
         prep = _entity_prep(name, value, words, verb_prep)
@@ -193,11 +199,12 @@ def build_action(
         complement += f" in the {words.noun}"
     tail = (f" {'mentioning' if general else 'for'} {rendered.query}" if rendered.query else "") + rendered.tail
     for _, value in payments:
-        tail += r.choice((f", paying with {value}", f", using payment method {value}"))
+        said = spoken_id(value)
+        tail += r.choice((f", paying with {said}", f", using payment method {said}"))
     if rendered.labels:
         tail += f" ({', '.join(rendered.labels)})"
     if words.purposes and not (rendered.tail or rendered.labels or rendered.obj or rendered.pre or rendered.query):
         tail += r.choice(words.purposes)
-    mentioned.update(str(v) for v in entities.values())
+    mentioned.update(spoken_id(v) for v in entities.values())
     plural = (is_plural(obj) and not rendered.obj and head is None) or " and " in rendered.obj
     return Action(verb.phrase, obj, attached, complement, tail, words.participles[choice], plural)

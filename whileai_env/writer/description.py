@@ -36,7 +36,7 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s+\|\s+")
 _PREAMBLE = re.compile(
     r"^(?:(?:this|the)\s+(?:tool|function|endpoint|api|method)\s+(?:is\s+used\s+to|can\s+be\s+used\s+to|lets\s+you"
     r"|allows\s+(?:you|users?)\s+to|will|can)?\s*|use\s+(?:this|the)(?:\s+tool)?\s+to\s+|(?:tool|function)\s+to\s+"
-    r"|used\s+to\s+|allows?\s+(?:you|users?)\s+to\s+|lets?\s+you\s+|[a-z]+ly\s+(?=[a-z]))", re.IGNORECASE)
+    r"|used\s+to\s+|allows?\s+(?:you|users?)\s+to\s+|lets?\s+you\s+|(?![a-z]*(?:ply|fly)\b)[a-z]+ly\s+(?=[a-z]))", re.IGNORECASE)
 _PREPOSITIONS = frozenset(["to", "for", "from", "in", "on", "into", "onto", "with", "at", "by", "between", "across",
                            "through", "over", "under", "about", "out", "off", "up"])
 _DETERMINERS = frozenset(["a", "an", "the", "one", "two", "all", "any", "some", "multiple", "each", "every", "its",

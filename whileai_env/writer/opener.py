@@ -19,7 +19,7 @@ from whileai_env._util.lexicon import plural
 from whileai_env.scenarios import axes as ax
 from whileai_env.writer.action import Action, build_action
 from whileai_env.writer.grammar import cap
-from whileai_env.writer.spoken import stated_values
+from whileai_env.writer.spoken import spoken_id, stated_values
 from whileai_env.writer.templates import (
     FOLLOW_ON,
     GENERAL_CREATE,
@@ -122,7 +122,7 @@ def _vague_sentence(words: ToolWords, entity_names: Sequence[str], r: Random) ->
 
 def _protected(plan: WorldPlan, spec: Spec) -> list[str]:
     """Identifiers and stated values as the opener spells them: texture must not touch them."""
-    return [str(v) for v in plan.entities.values()] + [s for s in stated_values(plan, spec) if s]
+    return [spoken_id(v) for v in plan.entities.values()] + [s for s in stated_values(plan, spec) if s]
 
 
 def _ask(cell: Cell, plan: WorldPlan, spec: Spec, targets: list[str], r: Random, protected: Sequence[str]) -> str:

@@ -20,7 +20,7 @@ from whileai_env._util.hashing import rng
 from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.writer.action import build_action
-from whileai_env.writer.spoken import spoken_value
+from whileai_env.writer.spoken import spoken_id, spoken_value
 from whileai_env.writer.tool_phrasing import tool_names, tool_words
 from whileai_env.writer.vocabulary import ID_WORDS, PERSONAL_FACTS
 
@@ -96,7 +96,7 @@ class Person:
     def facts(self) -> list[Fact]:
         """What the task holds: its ids (the withheld ones too), then each target's details."""
         plan = self.task.world
-        out = [Fact(name, _entity_label(name), spoken_value(value), entity=True) for name, value in plan.entities.items()]
+        out = [Fact(name, _entity_label(name), spoken_id(value), entity=True) for name, value in plan.entities.items()]
         for target, details in plan.details.items():
             schemas = self._tool(target).properties if self._tool(target) else {}
             for name, value in details.items():

@@ -64,6 +64,13 @@ def spoken_value(value: Any, schema: Mapping[str, Any] | None = None, *, depth: 
     return text.rstrip(".!?,;: ") or text
 
 
+def spoken_id(value: Any) -> str:
+    """An id as the person says it: verbatim, a list of ids as "a, b and c"."""
+    if isinstance(value, list | tuple):
+        return spoken_value([str(v) for v in value])
+    return str(value)
+
+
 def _spoken_record(value: Mapping[str, Any], depth: int) -> str:
     """A record as its fields: an address (or data three levels down) by its values alone, in
     reading order; another record with each field's name ("first name Dana, last name Kim")."""
