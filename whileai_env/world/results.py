@@ -216,7 +216,7 @@ def listing(call: Call) -> dict[str, Any]:
     for arg in p.checked:
         value = call.args.get(arg)
         if type(value) in (str, int) and not store.exists(value):
-            if ID_LIKE.search(arg):
+            if ID_LIKE.search(arg) or str(value) in store.plan.values:  # an id, or the entity the task names
                 return not_found(p.nouns[arg], value, arg)
             return ok(echo, items=[], count=0)
     noun = p.noun

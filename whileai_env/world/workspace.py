@@ -240,6 +240,10 @@ def files(call: Call) -> dict[str, Any]:
     if path is None:
         return error("rejected", f"{field}: required field is missing", field=field, problem="missing")
     if op == "write":
+        plan = call.store.plan
+        if plan.state == "already_done" and path in plan.values:  # the task's write was already made
+            return error("already_done", f"{path} already holds this change; {call.profile.name} made no change",
+                         field=field)
         text = _text_arg(call, call.profile.roles.content) or ""
         created = ws.write(path, text)
         return ok(call.echo(), bytes_written=len(text.encode("utf-8")), created=created)
