@@ -23,8 +23,8 @@ from whileai_env.writer.vocabulary import KNOWN_VERBS
 _NUMBERS = {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}
 
 
-def _spec(*tools: dict) -> wenv.Spec:
-    return wenv.load_spec(tools=list(tools), system_prompt="You help the user.")
+def _spec(*tools: dict, kinds: dict | None = None) -> wenv.Spec:
+    return wenv.load_spec(tools=list(tools), system_prompt="You help the user.", kinds=kinds)
 
 
 @cache
@@ -127,6 +127,15 @@ def _leaf_texts(value: object) -> list[str]:
     if isinstance(value, Sequence) and not isinstance(value, str):
         return [t for v in value for t in _leaf_texts(v)]
     return [spoken_value(value)] if isinstance(value, str) else []
+
+
+def test_return_is_a_look_up_only_for_a_read():
+    spec = _spec({"name": "pwd", "description": "Return the current working directory path."},
+                 {"name": "return_delivered_order_items", "description": "Return some items of a delivered order.",
+                  "parameters": {"type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string"}}}},
+                 kinds={"pwd": "read", "return_delivered_order_items": "update"})
+    assert tool_words(spec, "pwd").verb == "get"
+    assert tool_words(spec, "return_delivered_order_items").verb == "return"
 
 
 def test_a_list_of_ids_is_said_as_ids():

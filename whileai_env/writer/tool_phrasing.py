@@ -237,7 +237,8 @@ def _from_description(tool: Tool, tokens: list[str]) -> tuple[str, tuple[Verb, .
     named = any(t in KNOWN_VERBS for t in tokens)
     if found is None or (named and not found.noun):
         return None
-    verb = DESCRIPTION_ALIASES.get(found.verb, found.verb)
+    # "Return the current directory" is a look-up for a read, "Return some items" a return for a write
+    verb = DESCRIPTION_ALIASES.get(found.verb, found.verb) if tool.kind == "read" else found.verb
     verb = VERB_ALIASES.get(verb, verb)
     return verb, _verb_table(verb, found.particle), found.noun.split()
 

@@ -221,7 +221,7 @@ DISCRIMINATORS = frozenset(["type", "object", "kind"])
 PRONOUNS = frozenset(["they", "it", "this", "that", "these", "those", "he", "she", "we", "you"])
 
 # -- reading a tool's description (whileai_env.writer.description) ----------------------------
-# Verbs a description opens with that mean "give me": "Returns the balance" is a look-up.
+# Verbs a description of a read opens with that mean "give me": "Returns the balance" is a look-up.
 DESCRIPTION_ALIASES = {"return": "get", "provide": "get", "obtain": "get", "print": "show",
                        "output": "show", "report": "show", "capture": "take", "navigate": "go"}
 # A description's first word that is no action of the tool's ("This tool belongs to …").
