@@ -38,9 +38,10 @@ _JSON = re.compile(r"[{\[]\s*\"")
 _WORD = re.compile(r"[A-Za-z']+")
 #: Persona openings that say this is the person's first contact, and frames that say it is not.
 _FIRST_CONTACT = re.compile(r"first time|never done this|new here", re.IGNORECASE)
+_FIRST_CONTACT_LINE = re.compile(r"[^.!?]*(?:first time|never done this|new here)[^.!?]*[.!?]?", re.IGNORECASE)
 _PRIOR_CONTACT = re.compile(
     r"\b(?:again|earlier|last time|before|yesterday|last week|following up|back about|second attempt|"
-    r"already agreed|already been done|halfway|started on this)\b", re.IGNORECASE)
+    r"already agreed|already been done|halfway|started on this|third time)\b", re.IGNORECASE)
 
 
 def spec_paths(folder: Path | None) -> list[Path]:
@@ -108,7 +109,7 @@ def checks(rows: list[tuple[str, wenv.Spec, wenv.Task]]) -> dict[str, object]:
             typos, words = typos + t, words + w
         if _JSON.search(_without_texts(text, task.world.details)):
             json_in_prose += 1
-        if _FIRST_CONTACT.search(text) and _PRIOR_CONTACT.search(text):
+        if _FIRST_CONTACT.search(text) and _PRIOR_CONTACT.search(_FIRST_CONTACT_LINE.sub("", text)):
             contradicting += 1
         if task.world.history == "fresh" and task.cell.history != "fresh" and task.cell.tool != "unrelated":
             history_without += _history_frame(task, spec)

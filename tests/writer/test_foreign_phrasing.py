@@ -16,7 +16,13 @@ import whileai_env as wenv
 from tests.corpus import corpus_specs
 from whileai_env.writer import spoken_value
 from whileai_env.writer.description import described_action
-from whileai_env.writer.templates import HISTORY, PERSONA
+from whileai_env.writer.templates import (
+    HISTORY,
+    PERSONA,
+    PRIOR_CONTACT_HISTORIES,
+    PRIOR_CONTACT_STANCES,
+    TONE_AFTER_CONTACT,
+)
 from whileai_env.writer.tool_phrasing import tool_words
 from whileai_env.writer.vocabulary import KNOWN_VERBS
 
@@ -117,6 +123,9 @@ def test_frames_agree_with_the_persona_and_the_history():
                     assert not any(line in text for line in first_contact), task.opener
             if task.cell.stance in ("retry", "mistaken") and task.world.targets:
                 assert not any(line in text for line in first_contact), task.opener
+            if any(line.lower() in text for line in TONE_AFTER_CONTACT):
+                assert task.world.targets and (task.world.history in PRIOR_CONTACT_HISTORIES
+                                               or task.cell.stance in PRIOR_CONTACT_STANCES), task.opener
             assert not re.search(r"\b(?:hi|hello|hey|good (?:morning|afternoon|day))\b[^.!?]*[.!?,] (?:hi|hello|hey)\b",
                                  text), task.opener
 

@@ -37,6 +37,7 @@ from whileai_env.writer.templates import (
     RULE_PUSHING_STANCES,
     STANCE,
     TONE,
+    TONE_AFTER_CONTACT,
     UNQUOTED_RULE,
     UNRELATED,
     VAGUE,
@@ -149,13 +150,18 @@ def _pushes_on_rule(cell: Cell, plan: WorldPlan) -> bool:
     return cell.rule != ax.NO_RULE and bool(plan.clause) and cell.stance in RULE_PUSHING_STANCES
 
 
+def _prior_contact(cell: Cell, plan: WorldPlan) -> bool:
+    """Whether the task says the person has been in touch about this before (a prior failure,
+    a repeat visit, a retry …)."""
+    return plan.history in PRIOR_CONTACT_HISTORIES or cell.stance in PRIOR_CONTACT_STANCES
+
+
 def _persona(cell: Cell, plan: WorldPlan, unrelated: bool) -> str:
     """The persona's lines to use: a first-timer whose task says they have been in touch before
-    (a prior failure, a retry …) says they are new to it, never that it is their first time."""
+    says they are new to it, never that it is their first time."""
     if cell.persona != "first_time" or unrelated:
         return cell.persona
-    again = plan.history in PRIOR_CONTACT_HISTORIES or cell.stance in PRIOR_CONTACT_STANCES
-    return "first_time_again" if again else cell.persona
+    return "first_time_again" if _prior_contact(cell, plan) else cell.persona
 
 
 def _without_greeting(core: str, protected: Sequence[str]) -> str:
@@ -186,7 +192,8 @@ def write_opener(cell: Cell, plan: WorldPlan, spec: Spec, *, phrasing: int = 0, 
                 protected.append(quote)
     unrelated = cell.tool == ax.UNRELATED or not targets
     persona = r.choice(PERSONA[_persona(cell, plan, unrelated)])
-    tone = r.choice(TONE[cell.tone])
+    contact = not unrelated and _prior_contact(cell, plan)
+    tone = r.choice([t for t in TONE[cell.tone] if contact or t not in TONE_AFTER_CONTACT])
     history = "" if unrelated else r.choice(HISTORY[plan.history])
     if cell.tone == "terse":
         persona = ""

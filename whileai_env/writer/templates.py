@@ -105,6 +105,8 @@ HISTORY = {
     "repeat_visit": ("I'm back about the same thing.", "Following up on my message from yesterday.",
                      "I wrote in about this before."),
 }
+# Tone lines that say the person has been in touch before: only for a task whose history or stance says so.
+TONE_AFTER_CONTACT = frozenset(["Honestly this is the third time."])
 # Histories and stances that say the person has been in touch about this before.
 PRIOR_CONTACT_HISTORIES = frozenset(["prior_failure", "prior_partial", "contradicts_earlier", "repeat_visit"])
 PRIOR_CONTACT_STANCES = frozenset(["retry", "mistaken"])
