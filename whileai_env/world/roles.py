@@ -19,7 +19,8 @@ from whileai_env.spec.arguments import schema_types
 _PATH_WORDS = frozenset({"path", "paths", "file", "files", "filename", "filenames", "filepath", "dir", "dirs",
                          "directory", "directories", "folder", "folders", "dirname", "cwd", "workdir"})
 _NOT_PATH = frozenset({"content", "contents", "type", "size", "mode", "format", "count", "data", "text", "body",
-                       "encoding", "extension", "permission", "permissions", "id", "ids"})
+                       "encoding", "extension", "permission", "permissions", "id", "ids",
+                       "repo", "repository", "root", "project", "workspace", "worktree"})
 _ENDS = frozenset({"source", "src", "destination", "dest", "dst", "target", "from", "to", "old", "new"})
 _DESTINATION = frozenset({"destination", "dest", "dst", "target", "to", "new"})
 _PATH_TEXT = ("path", "file", "directory", "folder")
@@ -59,7 +60,8 @@ def _says_path(schema: Any) -> bool:
 
 def is_path(arg: str, schema: Any) -> bool:
     """Whether an argument names a file or folder: a path word in its name (``file_name``,
-    ``dirPath``, ``cwd``) that is not about the file's contents or kind, or an end of a move
+    ``dirPath``, ``cwd``) that is not about the file's contents or kind, nor the repository's own
+    root (``repo_path``), or an end of a move
     (``source``, ``destination``) whose description speaks of a path or file."""
     if not (_is_string(schema) or _is_string_list(schema)):
         return False

@@ -190,6 +190,19 @@ def _text_arg(call: Call, arg: str | None) -> str | None:
     return value if isinstance(value, str) else None
 
 
+def _task_missing(call: Call) -> dict[str, Any] | None:
+    """``not_found`` for a locator naming what the task says is missing (``git_log(repo_path)``
+    on a repository that is not there)."""
+    plan = call.store.plan
+    if plan.state != "missing":
+        return None
+    for arg in call.profile.checked:
+        value = call.args.get(arg)
+        if type(value) in (str, int) and str(value) in plan.values:
+            return not_found(call.profile.nouns.get(arg, "record"), value, arg)
+    return None
+
+
 def _worded(call: Call, words: set[str]) -> str | None:
     """The first string argument with one of ``words`` in its name (``commit_message``, ``branch_name``)."""
     return next((v for k, v in call.args.items() if isinstance(v, str) and set(name_tokens(k)) & words), None)
@@ -526,6 +539,9 @@ def _diff_text(ws: Workspace, only: str | None) -> tuple[str, int, int]:
 def git(call: Call) -> dict[str, Any]:
     """``git status``/``diff``/``commit``/``checkout``/``push``/``pull``/``log`` on the workspace."""
     ws: Workspace = call.workspace
+    missing = _task_missing(call)
+    if missing is not None:
+        return missing
     op = _op(call, _GIT_OPS, "status")
     r = call.rng("git")
     if op == "status":
@@ -534,7 +550,7 @@ def git(call: Call) -> dict[str, Any]:
         return ok(branch=ws.branch, ahead=len(ws.commits) - ws.pushed, staged=[], unstaged=unstaged,
                   untracked=untracked, clean=not ws.dirty)
     if op == "diff":
-        only = _path_arg(call)
+        only = next((call.args[a] for a in call.profile.roles.paths if isinstance(call.args.get(a), str)), None)
         if only and not (ws.exists(only) or ws.is_dir(only) or _norm(only) in ws.dirty):
             return error("not_found", f"ambiguous argument '{only}': unknown revision or path not in the working tree",
                          field="path")
@@ -554,19 +570,11 @@ def git(call: Call) -> dict[str, Any]:
             ws.committed[path] = None if change == "deleted" else ws.read(path)
         ws.dirty.clear()
         return ok(sha=sha, short_sha=sha[:7], branch=ws.branch, files_changed=changed)
+    if op == "checkout" and not call.profile.is_write:  # git_branch: list the branches
+        items = [{"name": b, "current": b == ws.branch} for b in sorted(ws.branches)]
+        return ok(call.echo(), items=items, count=len(items))
     if op == "checkout":
-        branch = _worded(call, {"branch", "name", "ref", "target", "revision"}) or ""
-        create = any(call.args.get(k) is True for k in ("create", "new", "create_branch", "b"))
-        exists = branch in ws.branches
-        if branch == ws.branch and not create:
-            return error("already_done", f"already on '{branch}'", field="branch")
-        if create and exists:
-            return error("already_done", f"a branch named '{branch}' already exists", field="branch")
-        if not create and not exists:
-            return error("not_found", f"pathspec '{branch}' did not match any branch known to git", field="branch")
-        ws.branches.add(branch)
-        ws.branch = branch
-        return ok(call.echo(), branch=branch, created=create)
+        return _checkout(call, ws)
     if op == "push":
         pushed = len(ws.commits) - ws.pushed
         ws.pushed = len(ws.commits)
@@ -577,6 +585,34 @@ def git(call: Call) -> dict[str, Any]:
         return ok(branch=ws.branch, updated=False, commits=0)
     items = [dict(c, sha=c["sha"][:7]) for c in ws.commits[:10]]
     return ok(items=items, count=len(items))
+
+
+def _branch_arg(call: Call) -> tuple[str, str]:
+    """(argument, branch) the call switches to or creates: a branch-named argument that is not
+    the base it starts from (``branch_name``, not ``base_branch``)."""
+    for words in ({"branch"}, {"name", "ref", "target", "revision"}):
+        for arg, value in call.args.items():
+            tokens = set(name_tokens(arg))
+            if isinstance(value, str) and tokens & words and not tokens & {"base", "source", "from", "type", "start"}:
+                return arg, value
+    return "branch", ""
+
+
+def _checkout(call: Call, ws: Workspace) -> dict[str, Any]:
+    field, branch = _branch_arg(call)
+    create = call.profile.kind == "create" or any(
+        call.args.get(k) is True for k in ("create", "new", "create_branch", "b"))
+    exists = branch in ws.branches
+    if branch == ws.branch and not create:
+        return error("already_done", f"already on '{branch}'", field=field)
+    if create and exists:
+        return error("already_done", f"a branch named '{branch}' already exists", field=field)
+    if not create and not exists:
+        return error("not_found", f"pathspec '{branch}' did not match any branch known to git", field=field)
+    ws.branches.add(branch)
+    if not (create and call.profile.kind == "create"):  # git_create_branch creates, checkout switches
+        ws.branch = branch
+    return ok(call.echo(), branch=branch, created=create)
 
 
 def _git_text(call: Call, ws: Workspace, rest: list[str]) -> tuple[str, str, int]:
