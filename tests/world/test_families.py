@@ -124,3 +124,23 @@ def test_a_path_the_user_states_exists_in_the_workspace():
                 if t.cell.tool == "cat" and t.world.state == "exists" and t.world.details_for("cat"))
     named = task.world.details_for("cat")["file_name"]
     assert wenv.World(spec, task).call("cat", {"file_name": named})["status"] == "ok"
+
+
+GIT = [
+    _tool("git_diff_unstaged", "Shows changes in the working directory that are not yet staged.", repo_path=STR),
+    _tool("git_create_branch", "Creates a new branch from an optional base branch.",
+          required=["repo_path", "branch_name"], repo_path=STR, branch_name=STR, base_branch=STR),
+    _tool("git_branch", "List Git branches.", required=["repo_path", "branch_type"], repo_path=STR,
+          branch_type={"type": "string", "enum": ["local", "remote", "all"]}),
+]
+
+
+def test_a_repository_path_is_not_a_file_path_and_branch_tools_find_their_branch():
+    world = wenv.World(GIT, seed=3)
+    assert world._profile.tools["git_diff_unstaged"].roles.paths == ()
+    assert world.call("git_diff_unstaged", {"repo_path": "/home/dana/app"})["status"] == "ok"
+    made = world.call("git_create_branch", {"repo_path": "/home/dana/app", "branch_name": "fix/login",
+                                             "base_branch": "main"})
+    assert made["status"] == "ok" and made["branch"] == "fix/login" and made["created"] is True
+    listed = world.call("git_branch", {"repo_path": "/home/dana/app", "branch_type": "local"})
+    assert "fix/login" in {b["name"] for b in listed["items"]}
