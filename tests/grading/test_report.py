@@ -61,3 +61,4 @@ def test_facts_walk_nested_results_top_level_first():
               "note": "paid"}
     assert facts(result, {"inv-1"}) == [("note", "paid"), ("total", "467.25"), ("description", "mug")]
     assert facts(result, {"inv-1"}, as_written=True)[-1] == ("description", "Mug")
+    assert facts({"result": 2.70264097104e+48, "n": 3.0}) == [("result", "2.70264097104e+48"), ("n", "3")]

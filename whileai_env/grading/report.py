@@ -68,7 +68,12 @@ def _facts(result: Mapping[str, Any], given: AbstractSet[str], as_written: bool)
             if kind is list:
                 nested.extend((key, v) for v in value[:10])
                 continue
-            text = value.strip().lstrip("#").lower() if kind is str else scalar_text(value)
+            if kind is str:
+                text = value.strip().lstrip("#").lower()
+            elif kind is float and not (value.is_integer() and abs(value) < 1e15):
+                text = str(value).lower()  # said as written: 2.7e+48, not its 49 integer digits
+            else:
+                text = scalar_text(value)
             if text and text not in given and len(text) <= _LONGEST and text not in seen:
                 seen.add(text)
                 yield key, str(value).strip() if as_written else text
