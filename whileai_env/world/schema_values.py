@@ -23,7 +23,7 @@ import math
 from collections.abc import Mapping
 from dataclasses import replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
-from typing import Any
+from typing import Any, TypeGuard
 
 from whileai_env._util.hashing import canonical_json
 from whileai_env._util.lexicon import singular
@@ -47,6 +47,17 @@ _MADE_FIRST = frozenset({"first_name", "last_name", "person_name", "email", "use
                          "address", "birth_date", "javascript", "python", "sql", "command", "expression"})
 _NUMERIC_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 
+
+
+def _is_number(value: Any) -> TypeGuard[int | float]:
+    """An ``int`` or ``float`` that is not a ``bool`` (JSON Schema's numbers)."""
+    return isinstance(value, int | float) and not isinstance(value, bool)
+
+
+def _int_key(schema: Mapping[str, Any], key: str, default: int | None) -> Any:
+    """``schema[key]`` when it is an integer (not a bool), else ``default``."""
+    value = schema.get(key)
+    return value if type(value) is int else default
 
 def resolve(schema: Any, root: Mapping[str, Any]) -> Any:
     """``schema`` with a local ``$ref`` (``#/$defs/X``, ``#/definitions/X``) replaced by its target."""
@@ -202,12 +213,13 @@ class Walker:
     # -- containers ------------------------------------------------------------------------
 
     def _object(self, schema: Mapping[str, Any], scope: Scope, hint: Any, depth: int) -> dict[str, Any]:
-        props = schema.get("properties") if isinstance(schema.get("properties"), Mapping) else {}
+        found = schema.get("properties")
+        props: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         required = [k for k in schema.get("required") or () if isinstance(k, str)]
         hints = hint if isinstance(hint, Mapping) else None
         chosen = [k for k in props if k in required or (hints is not None and k in hints)
                   or (hints is None and scope.rng("optional", k).random() < 0.5)]
-        low = schema.get("minProperties") if type(schema.get("minProperties")) is int else 0
+        low = _int_key(schema, "minProperties", 0)
         low = max(low, min(2, len(props))) if hints is None else low  # never an empty object for a person to state
         chosen.extend(k for k in props if k not in chosen and len(chosen) < low)
         out: dict[str, Any] = {}
@@ -234,9 +246,10 @@ class Walker:
         return extra if isinstance(extra, Mapping) else {}
 
     def _array(self, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int) -> list[Any]:
-        low = schema.get("minItems") if type(schema.get("minItems")) is int else 0
-        high = schema.get("maxItems") if type(schema.get("maxItems")) is int else None
-        prefix = schema.get("prefixItems") if isinstance(schema.get("prefixItems"), list) else []
+        low = _int_key(schema, "minItems", 0)
+        high = _int_key(schema, "maxItems", None)
+        found_prefix = schema.get("prefixItems")
+        prefix: list[Any] = found_prefix if isinstance(found_prefix, list) else []
         items = schema.get("items", {})
         if isinstance(items, list):
             prefix, items = items, schema.get("additionalItems", {})
@@ -284,12 +297,12 @@ class Walker:
         bounds = _bounds(schema, f)
         lo, hi = _intersect((low, high), bounds)
         multiple = schema.get("multipleOf")
-        candidates = []
+        candidates: list[int | float | None] = []
         for example in _examples(schema, f):
-            if type(example) in (int, float):
+            if _is_number(example):
                 candidates.append(example)
         target = r.uniform(lo, hi)
-        if type(multiple) in (int, float) and multiple > 0:
+        if _is_number(multiple) and multiple > 0:
             candidates.insert(0, _multiple_near(target, multiple, bounds, lo, hi))
         else:
             candidates.insert(0, _plain_number(target, lo, hi, bounds, whole, concept))
@@ -307,8 +320,8 @@ class Walker:
                 if text is not None and fits(text, schema, self.root):
                     return text
         r = scope.rng("pattern", name)
-        low = schema.get("minLength") if type(schema.get("minLength")) is int else 0
-        high = schema.get("maxLength") if type(schema.get("maxLength")) is int else None
+        low = _int_key(schema, "minLength", 0)
+        high = _int_key(schema, "maxLength", None)
         patterns = _patterns(schema, self.root)
         for pattern in patterns:
             found = sample(pattern, r, min_length=low, max_length=high, tries=96,
@@ -378,7 +391,7 @@ def _bounds(schema: Mapping[str, Any], f: Field) -> tuple[float | None, float | 
     """(low, high, low exclusive, high exclusive): the schema's, narrowed by the description's."""
     def num(key: str) -> float | None:
         value = schema.get(key)
-        return float(value) if type(value) in (int, float) and math.isfinite(value) else None
+        return float(value) if _is_number(value) and math.isfinite(value) else None
 
     low, high = num("minimum"), num("maximum")
     ex_low, ex_high = num("exclusiveMinimum"), num("exclusiveMaximum")
@@ -412,7 +425,8 @@ def _intersect(wanted: tuple[float, float], bounds: tuple[float | None, float | 
         return b_low, b_high
     if b_low is not None:
         return b_low, b_low + (high - low or 10)
-    return b_high - (high - low or 10), b_high  # type: ignore[operator]
+    assert b_high is not None  # the branches above leave only an upper bound
+    return b_high - (high - low or 10), b_high
 
 
 def _plain_number(target: float, lo: float, hi: float, bounds: tuple, whole: bool, concept: str | None) -> int | float | None:
@@ -461,8 +475,8 @@ def _multiple_near(target: float, multiple: float, bounds: tuple, lo: float, hi:
 
 
 def _fit_length(text: str, schema: Mapping[str, Any]) -> str | None:
-    low = schema.get("minLength") if type(schema.get("minLength")) is int else 0
-    high = schema.get("maxLength") if type(schema.get("maxLength")) is int else None
+    low = _int_key(schema, "minLength", 0)
+    high = _int_key(schema, "maxLength", None)
     if high is not None and len(text) > high:
         cut = text[:high]
         text = cut.rsplit(" ", 1)[0] if " " in cut and len(cut.rsplit(" ", 1)[0]) >= max(low, 1) else cut
@@ -545,7 +559,7 @@ def hint_for(hint: Any, name: str) -> Any:
     if name.endswith("_cents"):
         base = resolve_field(hint, name[: -len("_cents")])
         value = hint.get(base) if base else None
-        return round(value * 100) if type(value) in (int, float) else None
+        return round(value * 100) if _is_number(value) else None
     field_name = resolve_field(hint, name)
     return hint[field_name] if field_name is not None else None
 
