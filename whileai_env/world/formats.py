@@ -51,14 +51,14 @@ def _is_date_time(value: Any) -> bool:
     if not isinstance(value, str):
         return True
     m = _DATE_TIME.match(value)
-    return bool(m) and _date_ok(m.group(1)) and int(m.group(2)) < 24 and int(m.group(3)) < 60 and int(m.group(4)) < 61
+    return m is not None and _date_ok(m.group(1)) and int(m.group(2)) < 24 and int(m.group(3)) < 60 and int(m.group(4)) < 61
 
 
 def _is_time(value: Any) -> bool:
     if not isinstance(value, str):
         return True
     m = _TIME.match(value)
-    return bool(m) and int(m.group(1)) < 24 and int(m.group(2)) < 60 and int(m.group(3)) < 61
+    return m is not None and int(m.group(1)) < 24 and int(m.group(2)) < 60 and int(m.group(3)) < 61
 
 
 def _is_ip(version: int) -> Callable[[Any], bool]:

@@ -137,9 +137,9 @@ def _range(text: str) -> tuple[float | None, float | None]:
             low, high = float(m.group(1)), float(m.group(2))
             if low < high:
                 return low, high
-    low = _MIN.search(text)
-    high = _MAX.search(text)
-    return (float(low.group(1)) if low else None), (float(high.group(1)) if high else None)
+    at_least = _MIN.search(text)
+    at_most = _MAX.search(text)
+    return (float(at_least.group(1)) if at_least else None), (float(at_most.group(1)) if at_most else None)
 
 
 def _first(table: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str | None:
