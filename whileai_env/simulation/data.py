@@ -1,15 +1,20 @@
-"""What a simulation run returns: its rows, its trajectories, its own report, and grading."""
+"""What a simulation run returns: its rows, its trajectories, its own report, and grading.
+
+A run that streamed to ``output=`` keeps no row in memory: its ``rows`` and ``trajectories`` read
+the file back lazily (:class:`FileTrajectories`), each trajectory getting its privileged block
+rebuilt from the row's public task columns (:func:`~whileai_env.scenarios.draw.rebuild_task`).
+"""
 
 from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 from whileai_env.analysis import PassAt, pass_at
-from whileai_env.data.jsonl import read_rows, write_rows
+from whileai_env.data.jsonl import RowFile, read_rows, write_rows
 
 
 class RowList(list):
@@ -23,6 +28,58 @@ def _export(rows: list[dict[str, Any]]) -> RowList:
     from whileai_env.data.rows import export_row
 
     return RowList(export_row(r, refuse_leaks=False) for r in rows)
+
+
+class StreamedRows(RowFile):
+    """A streamed run's rows (its JSONL file, read lazily); callable like :class:`RowList`."""
+
+    def __call__(self) -> StreamedRows:
+        return self
+
+
+class FileTrajectories(Sequence):
+    """A streamed run's trajectories, read back lazily from its JSONL file.
+
+    The file holds export-safe rows; each is handed out with the privileged block its task
+    carries (rebuilt from the row's public columns, exactly what the run graded against), so
+    judges see what they would have seen in memory. ``rows`` is the file itself.
+    """
+
+    def __init__(self, path: str | os.PathLike, offsets: Sequence[int] | None, spec: Any) -> None:
+        self.rows = StreamedRows(path, offsets)
+        self.spec = spec
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return [self._privileged(row) for row in self.rows[index]]
+        return self._privileged(self.rows[index])
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        return (self._privileged(row) for row in self.rows)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(self) == len(other) and all(a == b for a, b in zip(self, other, strict=True))
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def _privileged(self, row: dict[str, Any]) -> dict[str, Any]:
+        from whileai_env.scenarios.draw import rebuild_task
+
+        try:
+            task = rebuild_task(row, self.spec)
+        except (ValueError, KeyError, TypeError):
+            return row
+        block = task.privileged.to_dict()
+        if self.spec.rubric:
+            block = {**block, "rubric": self.spec.rubric}
+        if block.get("hidden_state") or block.get("reference") or block.get("principle") or block.get("rubric"):
+            row["privileged"] = block
+        return row
 
 
 class ScoredData:
@@ -61,7 +118,7 @@ class SimulationData:
     >>> print(scored.pass_at)                                                                      # doctest: +SKIP
     """
 
-    def __init__(self, trajectories: list[dict[str, Any]], *, search: dict[str, Any], spec: Any,
+    def __init__(self, trajectories: Sequence[dict[str, Any]], *, search: dict[str, Any], spec: Any,
                  mode: str, phrasings: int, repeats: int, output: Path | None = None) -> None:
         self.trajectories = trajectories
         self.search = search
@@ -76,16 +133,25 @@ class SimulationData:
         return self.search["stopped_because"]
 
     @property
-    def rows(self) -> RowList:
-        """Export-safe rows: what ``output=`` and ``save()`` write."""
+    def rows(self) -> RowList | RowFile:
+        """Export-safe rows: what ``output=`` and ``save()`` write (the file itself, read lazily,
+        when the run streamed to one)."""
+        if isinstance(self.trajectories, FileTrajectories):
+            return self.trajectories.rows
         return _export(self.trajectories)
 
     @property
     def pass_at(self) -> PassAt | None:
         """pass@1 / pass^k / pass@k over the rows' rewards, or ``None`` when nothing is graded."""
-        if not any(isinstance(r.get("reward"), int | float) for r in self.trajectories):
+        rows = self._public()
+        if not any(isinstance(r.get("reward"), int | float) for r in rows):
             return None
-        return pass_at(self.trajectories)
+        return pass_at(rows)
+
+    def _public(self) -> Sequence[dict[str, Any]]:
+        """Rows to read public columns from (rewards, prompts): the file when the run streamed,
+        so no privileged block is rebuilt just to be ignored."""
+        return self.trajectories.rows if isinstance(self.trajectories, FileTrajectories) else self.trajectories
 
     def grade(self, judge: Callable[[dict], Any] | None = None, *, timeout: float | None = None,
               concurrency: int = 1, name: str | None = None) -> ScoredData:

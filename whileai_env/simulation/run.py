@@ -9,27 +9,27 @@ continues a run that was killed without duplicating or losing a row.
 from __future__ import annotations
 
 import itertools
-import math
 import os
 import time
-from collections import Counter, deque
+from collections import deque
 from collections.abc import Iterator, Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import fields, replace
 from pathlib import Path
 from typing import Any
 
-from whileai_env.data.jsonl import RowWriter, write_rows
+from whileai_env.data.jsonl import RowWriter, iter_rows, write_rows
 from whileai_env.episode.engine import Episode
 from whileai_env.errors import AgentError
 from whileai_env.scenarios.draw import iter_situations, tasks_from_rows
 from whileai_env.scenarios.grid import build_grid
 from whileai_env.scenarios.task import Task, Topology, topology
 from whileai_env.simulation.config import SimulationConfig
-from whileai_env.simulation.data import SimulationData, load_run_rows
+from whileai_env.simulation.data import FileTrajectories, SimulationData, load_run_rows
 from whileai_env.simulation.plan import FixedPlan, Job, SuccessivePlan
 from whileai_env.simulation.players import ModelPlayer, make_player
 from whileai_env.simulation.progress import Progress
+from whileai_env.simulation.tally import Tally
 from whileai_env.spec.load import load_spec
 from whileai_env.types import Execute, Judge
 
@@ -96,22 +96,25 @@ def simulate(
     outcome = (lambda row: row.get("reward")) if grader is not None else None
     plan: Any = (SuccessivePlan(task_stream, topo.repeats, probe=settings.probe, outcome=outcome)
                  if settings.mode == "rl" else FixedPlan(task_stream, topo.repeats))
-    writer = _writer(settings, the_spec, topo, player, pinned)
-    resumed = {(r["task_id"], int(r.get("rollout_index", 0))): r for r in (writer.existing if writer else [])}
+    writer = _writer(settings, the_spec, topo, player, pinned, grader)
     runner = _Runner(
         spec=the_spec, plan=plan, player=player, budget=settings.budget, time_budget=settings.time_budget,
         grader=grader, concurrency=concurrency, reproducible=settings.reproducible or concurrency == 1,
-        writer=writer, resumed=resumed, until=settings.until, quiet=settings.quiet, pinned=pinned is not None,
+        writer=writer, until=settings.until, quiet=settings.quiet, pinned=pinned is not None,
         episode_kwargs={"user": user, "avg_turns": settings.avg_turns, "max_turns": settings.max_turns,
                         "execute": execute},
     )
     try:
-        trajectories, search = runner.run()
+        search = runner.run()
     finally:
         if writer:
             writer.close()
-    if writer and runner.cut_stamped:
-        _rewrite(writer.path, trajectories)
+    if writer is None:
+        trajectories: Any = runner.rows
+    else:
+        if runner.cut_tasks:
+            _stamp_cut(writer.path, runner.cut_tasks)
+        trajectories = FileTrajectories(writer.path, None if runner.cut_tasks else writer.offsets, the_spec)
     return SimulationData(trajectories, search=search, spec=the_spec, mode=settings.mode, phrasings=topo.phrasings,
                           repeats=topo.repeats, output=writer.path if writer else None)
 
@@ -173,13 +176,17 @@ def _tasks(settings: SimulationConfig, spec: Any, tasks: Any) -> tuple[Topology,
 
 
 def _writer(settings: SimulationConfig, spec: Any, topo: Topology, player: Any,
-            pinned: list[Task] | None) -> RowWriter | None:
-    """The streaming writer of ``settings.output`` (or ``None``), stamped with what makes a run this run."""
+            pinned: list[Task] | None, grader: Judge | None) -> RowWriter | None:
+    """The streaming writer of ``settings.output`` (or ``None``), stamped with what makes a run this
+    run (a resume must match all of it: see :mod:`whileai_env.data.resume`)."""
     if settings.output is None:
         return None
+    from whileai_env.grading.judge import judge_name
+
     stamp = {"spec_hash": spec.content_hash, "mode": settings.mode, "seed": settings.seed,
              "phrasings": topo.phrasings, "repeats": topo.repeats, "fault_rate": settings.fault_rate,
-             "agent": getattr(player, "name", "agent"), "pinned_tasks": len(pinned) if pinned is not None else None}
+             "agent": getattr(player, "name", "agent"), "pinned_tasks": len(pinned) if pinned is not None else None,
+             "grader": judge_name(grader) if grader is not None else None}
     return RowWriter(settings.output, config=stamp, resume=settings.resume)
 
 
@@ -198,32 +205,38 @@ def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator
         yield replace(task, opener=writer(task, spec))
 
 
-def _rewrite(path: Path, trajectories: list[dict[str, Any]]) -> None:
-    from whileai_env.data.rows import export_row
-
-    write_rows((export_row(row, refuse_leaks=False) for row in trajectories), path)
+def _stamp_cut(path: Path, cut: set[str]) -> None:
+    """Mark ``group_cut`` on the file's rows of the groups the clock cut, streaming it through a
+    temporary file (never all rows in memory)."""
+    stamped = ({**row, "group_cut": True} if row.get("task_id") in cut else row for row in iter_rows(path))
+    tmp = path.with_name(path.name + ".stamped")
+    write_rows(stamped, tmp)
+    tmp.replace(path)
 
 
 class _Runner:
-    """The scheduling loop of one run (a sliding window of rollouts over the plan)."""
+    """The scheduling loop of one run (a sliding window of rollouts over the plan).
+
+    With a writer, each row goes to disk as it lands and only its summary statistics stay
+    (:class:`~whileai_env.simulation.tally.Tally`), so memory does not grow with the run;
+    without one, :attr:`rows` keeps them (they are the run's result).
+    """
 
     def __init__(self, *, spec: Any, plan: Any, player: Any, budget: int, time_budget: float | None,
                  grader: Any, concurrency: int, reproducible: bool, writer: RowWriter | None,
-                 resumed: dict[tuple[str, int], dict], episode_kwargs: dict[str, Any], until: str,
-                 quiet: bool, pinned: bool) -> None:
+                 episode_kwargs: dict[str, Any], until: str, quiet: bool, pinned: bool) -> None:
         self.spec, self.plan, self.player = spec, plan, player
         self.budget, self.time_budget, self.grader = budget, time_budget, grader
         self.concurrency, self.reproducible = concurrency, reproducible
-        self.writer, self.resumed = writer, resumed
+        self.writer = writer
+        self.resumed = dict(writer.resumed) if writer is not None else {}
         self.episode_kwargs, self.until, self.pinned = episode_kwargs, until, pinned
         self.grid = build_grid(spec)
         self.rows: list[dict[str, Any]] = []
+        self.tally = Tally(self.grid)
         self.lost = 0
         self.first_error: str | None = None
-        self.faults: Counter[str] = Counter()
-        self.seen_values: set[tuple[str, str]] = set()
-        self.coverage_history: deque[int] = deque()
-        self.cut_stamped = False
+        self.cut_tasks: set[str] = set()
         self.progress = Progress(budget=budget, quiet=quiet)
         self.started = time.perf_counter()
         self._queue: deque[Job] = deque()
@@ -249,7 +262,8 @@ class _Runner:
             row = run_judge([row], self.grader)[0]
         return job, row, None
 
-    def run(self) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    def run(self) -> dict[str, Any]:
+        """Play the plan out; the run's report (``search``)."""
         stopped = None
         max_lost = max(16, 2 * self.budget)
         with self.progress:
@@ -259,12 +273,13 @@ class _Runner:
                 while True:
                     if stopped is None:
                         stopped = self._stop_reason(max_lost, len(inflight))
-                    while stopped is None and len(inflight) < self.concurrency and len(self.rows) + len(inflight) < self.budget:
+                    while stopped is None and len(inflight) < self.concurrency and self.tally.rows + len(inflight) < self.budget:
                         job = self._next_job()
                         if job is None:
                             break
                         if job.key in self.resumed:
-                            self._land(job, self.resumed.pop(job.key), None, write=False)
+                            assert self.writer is not None
+                            self._land(job, self.writer.read_at(self.resumed.pop(job.key)), None, write=False)
                             continue
                         if pool is None:
                             self._land(*self.play(job))
@@ -273,7 +288,7 @@ class _Runner:
                         inflight[pool.submit(self.play, job)] = job
                     if not inflight:
                         if stopped is None:
-                            stopped = self._stop_reason(max_lost, 0) or ("budget" if len(self.rows) >= self.budget else "tasks_done")
+                            stopped = self._stop_reason(max_lost, 0) or ("budget" if self.tally.rows >= self.budget else "tasks_done")
                         break
                     if self.reproducible:
                         done = list(inflight)
@@ -286,20 +301,20 @@ class _Runner:
             finally:
                 if pool is not None:
                     pool.shutdown(wait=True, cancel_futures=True)
-        if not self.rows and self.lost:
+        if not self.tally.rows and self.lost:
             stopped = "agent_failed"
         if stopped == "time_budget":
             self._stamp_cut_groups()
-        return self.rows, self._search(stopped)
+        return self._search(stopped)
 
     def _stop_reason(self, max_lost: int, inflight: int) -> str | None:
-        if len(self.rows) >= self.budget:
+        if self.tally.rows >= self.budget:
             return "budget"
         if self.lost >= max_lost:
             return "agent_failed"
         if self.time_budget and time.perf_counter() - self.started >= self.time_budget:
             return "time_budget"
-        if self.until == "saturation" and self._saturated():
+        if self.until == "saturation" and self.tally.saturated():
             return "saturation"
         if self.plan.exhausted and not self._queue and not inflight:
             return "tasks_done"
@@ -310,49 +325,34 @@ class _Runner:
         if row is None:
             self.lost += 1
             self.first_error = self.first_error or error
-            self.progress.update(rows=len(self.rows), lost=self.lost)
+            self.progress.update(rows=self.tally.rows, lost=self.lost)
             return
-        self.rows.append(row)
-        if write and self.writer is not None:
+        if self.writer is None:
+            self.rows.append(row)
+        elif write:
             from whileai_env.data.rows import export_row
 
             self.writer.write(export_row(row, refuse_leaks=False))
-        for fault in row.get("faults") or ():
-            self.faults[fault.get("kind", "?")] += 1
-        before = len(self.seen_values)
-        self.seen_values.update((row.get("scenario_dimensions") or {}).items())
-        self.coverage_history.append(len(self.seen_values) - before)
-        self.progress.update(rows=len(self.rows), lost=self.lost, coverage=self._coverage_share(),
-                             faults=sum(self.faults.values()))
-
-    def _coverage_share(self) -> float:
-        total = sum(len(v) for v in self.grid.axes.values())
-        return len(self.seen_values) / total if total else 1.0
-
-    def _saturated(self) -> bool:
-        window = max(20, len(self.grid) // 10)
-        if len(self.coverage_history) < window:
-            return False
-        return not any(itertools.islice(reversed(self.coverage_history), window))
+        self.tally.add(row)
+        self.progress.update(rows=self.tally.rows, lost=self.lost, coverage=self.tally.coverage_share(),
+                             faults=sum(self.tally.faults.values()))
 
     def _stamp_cut_groups(self) -> None:
+        """Mark the rows of groups the clock cut (in memory now; on disk by :func:`_stamp_cut`)."""
+        self.cut_tasks = {task_id for task_id in self.tally.task_ids if self.plan.group_cut(task_id)}
         for row in self.rows:
-            if self.plan.group_cut(row["task_id"]):
+            if row["task_id"] in self.cut_tasks:
                 row["group_cut"] = True
-                self.cut_stamped = True
+        if self.writer is None:
+            self.cut_tasks = set()
 
     def _search(self, stopped: str | None) -> dict[str, Any]:
         elapsed = time.perf_counter() - self.started
-        coverage = self.grid.coverage(r.get("scenario_dimensions") or {} for r in self.rows)
         search: dict[str, Any] = {
             "stopped_because": stopped or "budget",
-            "rows": len(self.rows),
-            "tasks": len({r["task_id"] for r in self.rows}),
-            "scenarios": len({r["scenario_id"] for r in self.rows}),
-            "coverage": coverage,
-            "faults_fired": dict(self.faults),
+            **self.tally.report(),
             "elapsed_s": round(elapsed, 3),
-            "rows_per_min": round(60 * len(self.rows) / elapsed, 1) if elapsed > 0 else None,
+            "rows_per_min": round(60 * self.tally.rows / elapsed, 1) if elapsed > 0 else None,
             "grid_cells": len(self.grid),
         }
         groups = self.plan.report()
@@ -361,7 +361,9 @@ class _Runner:
         if self.lost:
             search["agent_errors"] = self.lost
             search["first_agent_error"] = self.first_error
-        rewards = [r["reward"] for r in self.rows if isinstance(r.get("reward"), int | float)]
-        if rewards:
-            search["reward_mean"] = math.fsum(rewards) / len(rewards)
+        if self.writer is not None and self.writer.recovered:
+            search["corrupt_lines_set_aside"] = list(self.writer.recovered)
+        reward_mean = self.tally.reward_mean()
+        if reward_mean is not None:
+            search["reward_mean"] = reward_mean
         return search
