@@ -1,13 +1,15 @@
 """The ``whileai-env`` command line: one module per command group.
 
-Every verb loads what it needs lazily, so ``whileai-env --help`` stays instant; a bad spec or
-option prints what is wrong and where, and exits with status 2.
+Every verb loads what it needs lazily, so ``whileai-env --help`` stays instant. Every error is
+one line naming what and where: exit status 2 for bad input, 1 for a failure at run time, and
+the traceback only with ``whileai-env --debug`` (:class:`~whileai_env.cli.common.OneLineErrors`).
 """
 
 from __future__ import annotations
 
 import click
 
+from whileai_env.cli.common import OneLineErrors
 from whileai_env.cli.export_command import export_cmd
 from whileai_env.cli.probe_command import probe_reward_cmd
 from whileai_env.cli.serve_command import serve_cmd
@@ -15,9 +17,10 @@ from whileai_env.cli.simulate_command import simulate_cmd
 from whileai_env.cli.spec_commands import check_spec, draw_tasks_cmd
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="whileai-env")
-def main() -> None:
+@click.option("--debug", is_flag=True, help="Show the full traceback of an error instead of one line.")
+def main(debug: bool) -> None:
     """Turn an agent's tools and system prompt into a seeded, verifiable RL environment."""
 
 

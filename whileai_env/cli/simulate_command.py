@@ -43,15 +43,28 @@ def simulate_cmd(ctx: click.Context, path: Path, agent: str, config_file: Path |
     from whileai_env.grading.checklist import task_checklist
     from whileai_env.simulation.config import SimulationConfig
     from whileai_env.simulation.run import simulate
+    from whileai_env.spec.load import load_spec
 
     try:
         config = SimulationConfig.from_file(config_file) if config_file is not None else None
         knobs = _knobs(ctx, options, explicit_only=config is not None)
-        data = simulate(agent, spec=path, config=config, grader=task_checklist if grade else None, **knobs)
+        spec = load_spec(path)
     except (WhileaiError, ValueError, TypeError) as exc:
         fail(str(exc))
-        return
+    player = _player(agent, spec, logprobs=bool(knobs.get("logprobs", config.logprobs if config else False)))
+    data = simulate(player, spec=spec, config=config, grader=task_checklist if grade else None, **knobs)
     _print_summary(data)
+
+
+def _player(agent: str, spec: Any, *, logprobs: bool) -> Any:
+    """The agent ``--agent`` names, started now so that one that cannot start (no API key, no
+    such model path) is bad input named by its option, not a traceback from inside the run."""
+    from whileai_env.simulation.players import make_player
+
+    try:
+        return make_player(agent, spec=spec, logprobs=logprobs)
+    except Exception as exc:  # any library's failure to start the agent is the agent's bad input
+        fail(f"--agent {agent}: cannot start the agent ({type(exc).__name__}: {exc})")
 
 
 def _knobs(ctx: click.Context, options: dict[str, Any], *, explicit_only: bool) -> dict[str, Any]:
@@ -85,7 +98,7 @@ def _print_summary(data) -> None:
         table.add_row("groups", ", ".join(f"{k} {v}" for k, v in search["groups"].items()))
     if search.get("agent_errors"):
         table.add_row("lost rollouts", f"{search['agent_errors']} (first: {escape(str(search.get('first_agent_error')))})")
-    rewards = [r.get("reward") for r in data.trajectories if isinstance(r.get("reward"), int | float)]
+    rewards = [r.get("reward") for r in data.rows if isinstance(r.get("reward"), int | float)]
     if rewards:
         buckets = Counter("1" if r >= 1 else "0" if r <= 0 else "(0,1)" for r in rewards)
         table.add_row("reward", f"mean {sum(rewards) / len(rewards):.3f}; " + ", ".join(
