@@ -26,12 +26,14 @@ included) and raw vectors, and refuses a row whose replies quote privileged cont
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Any
 
+from whileai_env._util import bounded_json
 from whileai_env._util.frozen import FrozenDict, freeze, thaw
 from whileai_env.errors import PrivilegedLeakError, RowError
 from whileai_env.grading.conduct import CONDUCT_MARKERS
@@ -47,6 +49,10 @@ SCHEMA_FILE = "row-v1.json"
 PRIVILEGED_KEYS = frozenset({"privileged", "hidden_state", "principle", "rubric"})
 #: Raw vectors, dropped at any depth.
 VECTOR_KEYS = frozenset({"vector", "vectors", "embedding", "embeddings"})
+#: Columns a ``share=True`` export drops: the task's world and fault schedule spell out its
+#: hidden state (``world`` + ``fault_plan`` rebuild ``hidden_state`` exactly), and the draw
+#: coordinates let anyone holding the spec draw the task again.
+SHARE_DROPPED = ("world", "fault_plan", "seed", "situation", "phrasing")
 _TASK_REQUIRED = ("task_id", "scenario_id", "scenario_dimensions", "seed", "prompt", "world")
 _ROLLOUT_OPTIONAL = ("world_state", "seeded", "usage", "logprob")
 _JUDGE_KEYS = ("reward", "reason", "judge_name", "judge_status", "judge_meta")
@@ -186,7 +192,9 @@ def from_row(row: Mapping[str, Any]) -> RowParts:
         raise RowError([f"$.schema_version: unsupported version {stamp!r} (this package reads 1 and 0)"])
     version = 0 if stamp is None else 1
     task = None
-    if all(k in row for k in _TASK_REQUIRED):
+    if row.get("shared") is True:
+        pass  # a shared export: its task columns were dropped on purpose
+    elif all(k in row for k in _TASK_REQUIRED):
         try:
             task = Task.from_dict(row)
         except (ValueError, KeyError, TypeError) as exc:
@@ -324,16 +332,38 @@ def _drops(mapping: Mapping[str, Any]) -> frozenset[str]:
     return drop
 
 
+_BOM = "\ufeff"
+#: What stands in for a JSON-looking text that names a privileged field but cannot be read.
+WITHHELD = "[withheld: unreadable JSON naming a privileged field]"
+
+
+def _names_privileged(text: str) -> bool:
+    """Whether ``text`` could spell a dropped key: plainly, or escaped (``hidden\\u005fstate``)."""
+    return "\\" in text or any(k in text for k in PRIVILEGED_KEYS | VECTOR_KEYS)
+
+
 def _scrub_text(text: str) -> str:
-    stripped = text.lstrip()
-    if not stripped.startswith(("{", "[")) or not any(f'"{k}"' in text for k in PRIVILEGED_KEYS | VECTOR_KEYS):
+    """``text`` with privileged fields dropped when it holds JSON, decoded first: escapes, a
+    byte-order mark, JSON strings holding JSON (scrubbed at any depth by :func:`_scrub`).
+
+    A JSON-looking text that names a privileged field but cannot be read (cut short, nested past
+    the reader's limit) is replaced by :data:`WITHHELD`: it cannot be proved clean.
+    """
+    body = text.lstrip().lstrip(_BOM).lstrip()
+    if not body.startswith(("{", "[", '"')) or not _names_privileged(body):
         return text
     try:
-        parsed = json.loads(text)
+        parsed = bounded_json.loads(body)
     except ValueError:
-        return text
+        return WITHHELD if _spells_privileged(body) else text
     cleaned = _scrub(parsed)
     return text if cleaned == parsed else json.dumps(cleaned, ensure_ascii=False, default=str)
+
+
+def _spells_privileged(body: str) -> bool:
+    """Whether unreadable JSON text names a dropped key, once its ``\\uXXXX`` escapes are read."""
+    decoded = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), body)
+    return any(k in decoded for k in PRIVILEGED_KEYS | VECTOR_KEYS)
 
 
 def _scrub(value: Any) -> Any:
@@ -347,7 +377,7 @@ def _scrub(value: Any) -> Any:
     return value
 
 
-def export_row(row: Mapping[str, Any], *, refuse_leaks: bool = True) -> dict[str, Any]:
+def export_row(row: Mapping[str, Any], *, refuse_leaks: bool = True, share: bool = False) -> dict[str, Any]:
     """A copy of ``row`` safe to ship: no privileged block or field, no raw vector, at any depth.
 
     Dropped wherever they appear: ``privileged``, ``hidden_state``, ``principle``, ``rubric``,
@@ -356,6 +386,11 @@ def export_row(row: Mapping[str, Any], *, refuse_leaks: bool = True) -> dict[str
     scrubbed too, and a tool message whose step result changed is rebuilt from the scrubbed step.
     The input is never changed. With ``refuse_leaks`` a row whose replies quote privileged
     context raises :class:`PrivilegedLeakError` instead.
+
+    ``share=True`` is for publishing rows beyond the team: it also drops :data:`SHARE_DROPPED`
+    (``world``, ``fault_plan`` and the draw coordinates, which rebuild the hidden state) and stamps
+    ``shared: true``. A shared row still validates, but cannot be re-run (``tasks=``,
+    ``Episode.from_row``) or graded again by ``task_checklist``: keep the plain export for that.
 
     >>> export_row({"final_text": "ok", "privileged": {"reference": "r"},
     ...             "steps": [{"result": {"status": "ok", "hidden_state": {"a": 1}, "vector": [0.1]}}]})
@@ -371,6 +406,10 @@ def export_row(row: Mapping[str, Any], *, refuse_leaks: bool = True) -> dict[str
             )
     out = _scrub(row)
     out.pop("reference", None)
+    if share:
+        for column in SHARE_DROPPED:
+            out.pop(column, None)
+        out["shared"] = True
     rebuilt = {}
     for old, new in zip(row.get("steps") or (), out.get("steps") or (), strict=False):
         if isinstance(new, dict) and isinstance(new.get("call_id"), str) and old.get("result") != new.get("result"):
