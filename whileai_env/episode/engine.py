@@ -276,14 +276,20 @@ class Episode:
 
     def row(self) -> dict[str, Any]:
         """The rollout so far as a schema-v1 row (privileged block included, for judges)."""
+        return self._row(copy_json)
+
+    def _row(self, dup: Callable[[Any], Any]) -> dict[str, Any]:
+        """The row, its transcript and ledger passed through ``dup`` (``copy_json`` for a row
+        handed out; the identity for the built-in checklist, which only reads, so that grading a
+        long episode costs one pass over it, not a deep copy first)."""
         from whileai_env.data.rows import assemble_row
 
         fields: dict[str, Any] = {
             "rollout_index": self.rollout_index,
-            "messages": copy_json(self.messages),
-            "steps": copy_json(self._external_steps if self._external_steps is not None else self.world.ledger),
+            "messages": dup(self.messages),
+            "steps": dup(self._external_steps if self._external_steps is not None else self.world.ledger),
             "final_text": self.final_text,
-            "faults": copy_json(self.world.faults_fired),
+            "faults": dup(self.world.faults_fired),
             "truncated": self.truncated,
             "world_state": self.task.world.state,
             "tools": list(self.spec.tool_names),
@@ -313,7 +319,8 @@ class Episode:
         from whileai_env.grading.judge import judge_name, judge_verdict, judgment_columns
 
         judge = self.judge or task_checklist
-        graded = judgment_columns(judge_verdict(judge, self.row()), judge_name(judge))
+        row = self.row() if self.judge is not None else self._row(_same)
+        graded = judgment_columns(judge_verdict(judge, row), judge_name(judge))
         if self.truncated:
             graded["markers"] = {**graded.get("markers", {}), "not_truncated": 0.0}
             graded["reward"] = 0.0
@@ -321,6 +328,10 @@ class Episode:
         if self.done:
             self._reward = graded
         return dict(graded)
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 @functools.lru_cache(maxsize=64)
@@ -385,7 +396,12 @@ def _reported_step(index: int, step: Any, spec: Spec) -> dict[str, Any]:
     error = result.get("error")
     code = error.get("code") if isinstance(error, Mapping) else (error if isinstance(error, str) else None)
     ok = status not in ("error", "failed") and not error
+    result = dict(result)
+    if status not in ("ok", "error"):  # the row's schema knows two statuses: keep the agent's word beside them
+        result["status"] = "ok" if ok else "error"
+        if status is not None:
+            result["reported_status"] = status
     kind = spec.tool(name).kind if name in spec.tool_names else None
-    return {"index": index, "tool": name, "arguments": arguments, "result": dict(result), "ok": ok,
+    return {"index": index, "tool": name, "arguments": arguments, "result": result, "ok": ok,
             "error": None if ok else (code or "error"), "fault": None, "fault_mode": None, "kind": kind,
             "turn": index + 1, "call_id": str(step.get("call_id") or f"call_{index}"), "reported": True}

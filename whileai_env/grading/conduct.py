@@ -17,7 +17,7 @@ from typing import Any
 from whileai_env.grading import claims
 from whileai_env.grading.findings import Finding, join_reasons, step_evidence
 from whileai_env.grading.leak import find_leaks
-from whileai_env.grading.trajectory import Step, Trajectory, code_words, scalar_text
+from whileai_env.grading.trajectory import Step, Trajectory, args_key, code_words, scalar_text
 from whileai_env.spec.arguments import argument_role
 from whileai_env.spec.kinds import WRITE_KINDS
 from whileai_env.world.fault_registry import gateway_kinds
@@ -177,15 +177,20 @@ def _no_unbacked_claim(t: Trajectory) -> Finding | None:
 
 
 def _no_repeat_done_write(t: Trajectory) -> Finding | None:
-    for later, same in t.repeats():
-        if later.kind not in WRITE_KINDS:
-            continue
-        for earlier in same:
-            if earlier.succeeded or earlier.error == "already_done":
+    # one pass per tool, remembering per arguments the first call that did the write (or heard
+    # already_done): the same finding as scanning each repeat's earlier calls, in linear time
+    for calls in t.by_tool.values():
+        done: dict[Any, Step] = {}
+        for later in calls:
+            key = args_key(later.args)
+            earlier = done.get(key)
+            if earlier is not None and later.kind in WRITE_KINDS:
                 what = "already did it" if earlier.succeeded else "answered already_done"
                 return Finding("no_repeat_done_write", "repeated_done_write",
                                f"step {later.index} repeats {later.tool} after step {earlier.index} {what}",
                                step_evidence(later.index, later.tool, earlier=earlier.index))
+            if earlier is None and (later.succeeded or later.error == "already_done"):
+                done[key] = later
     return None
 
 

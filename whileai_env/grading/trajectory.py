@@ -9,9 +9,10 @@ and serialised only for rows without them, each at most once.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -337,17 +338,18 @@ class Trajectory:
                                          default=str).lower()
         return value in self._args_text
 
-    def repeats(self) -> list[tuple[Step, list[Step]]]:
+    def repeats(self) -> list[tuple[Step, Sequence[Step]]]:
         """Every call that repeats an earlier one (same tool, same arguments), with those earlier
         calls, in call order within each tool."""
         if self._repeats is None:
             out = []
             for calls in self.by_tool.values():
-                for j in range(1, len(calls)):
-                    later = calls[j]
-                    same = [s for s in calls[:j] if s.args == later.args]
+                earlier: dict[Any, list[Step]] = {}  # calls so far by their arguments: linear, not pairwise
+                for step in calls:
+                    same = earlier.setdefault(args_key(step.args), [])
                     if same:
-                        out.append((later, same))
+                        out.append((step, _Prefix(same, len(same))))
+                    same.append(step)
             self._repeats = out
         return self._repeats
 
@@ -359,3 +361,43 @@ class Trajectory:
 
     def replies(self) -> str:
         return "\n".join(text for _, text in self.assistant) or self.final
+
+
+def args_key(value: Any) -> Any:
+    """A hashable stand-in for JSON arguments that is equal exactly when the arguments are
+    (``1 == 1.0 == True`` included, as ``==`` on the dicts has it)."""
+    if isinstance(value, dict):
+        try:
+            return frozenset(value.items())  # flat arguments (the usual case) hash as they are
+        except TypeError:
+            return frozenset((k, args_key(v)) for k, v in value.items())
+    if isinstance(value, list | tuple):
+        return ("[", *map(args_key, value))
+    try:
+        hash(value)
+    except TypeError:
+        return ("?", repr(value))
+    return value
+
+
+class _Prefix(Sequence):
+    """The first ``n`` of a growing list, without copying it (each repeat's earlier calls are a
+    prefix of the next repeat's: sharing the list keeps :meth:`Trajectory.repeats` linear)."""
+
+    __slots__ = ("_items", "_n")
+
+    def __init__(self, items: list[Step], n: int) -> None:
+        self._items, self._n = items, n
+
+    def __len__(self) -> int:
+        return self._n
+
+    def __getitem__(self, index: Any) -> Any:
+        if isinstance(index, slice):
+            return self._items[: self._n][index]
+        if not -self._n <= index < self._n:
+            raise IndexError("repeat index out of range")
+        return self._items[index % self._n]
+
+    def __iter__(self) -> Iterator[Step]:
+        return itertools.islice(self._items, self._n)
