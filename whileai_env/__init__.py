@@ -111,7 +111,13 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.export.package import export_environment
     from whileai_env.grading.checklist import task_checklist
     from whileai_env.grading.conduct import conduct_grade
-    from whileai_env.grading.judge import JUDGE_STATUSES, Verdict, judge_report, normalise_verdict, run_judge
+    from whileai_env.grading.judge import (
+        JUDGE_STATUSES,
+        Verdict,
+        judge_report,
+        normalise_verdict,
+        run_judge,
+    )
     from whileai_env.grading.leak import format_leak_report, leak_report
     from whileai_env.grading.style import style_markers, style_report
     from whileai_env.scenarios.draw import draw_tasks, make_task, rebuild_task, tasks_from_rows

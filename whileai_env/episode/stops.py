@@ -1,6 +1,6 @@
 """Why an episode ended: the ``stop_reason`` a row carries.
 
-A ``str`` enum, so a row holds the plain value (``"agent_done"``) and ``reason == "agent_done"``
+A ``StrEnum``, so a row holds the plain value (``"agent_done"``) and ``reason == "agent_done"``
 still holds; the schema documents the same values.
 
 >>> StopReason("user_closed").truncated, StopReason.MAX_TURNS.truncated
@@ -9,10 +9,10 @@ still holds; the schema documents the same values.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 
 
-class StopReason(str, Enum):
+class StopReason(StrEnum):
     """Every way an :class:`~whileai_env.Episode` can end."""
 
     #: The agent gave its final reply (an agent with its own loop, through ``record_external``).
@@ -30,6 +30,3 @@ class StopReason(str, Enum):
     def truncated(self) -> bool:
         """Whether the episode was cut off rather than ended (Gymnasium's ``truncated``)."""
         return self is StopReason.MAX_TURNS
-
-    def __str__(self) -> str:
-        return self.value
