@@ -107,7 +107,7 @@ IRREGULAR: dict[str, tuple[str, ...]] = {
     "shut": ("shut",), "split": ("split",), "freeze": ("frozen", "froze"), "read": ("read",),
     "unfreeze": ("unfrozen", "unfroze"), "checkout": ("checked out",), "find": ("found",),
     "get": ("gotten", "got"), "go": ("gone",), "bring": ("brought",), "dig": ("dug",),
-    "show": ("shown",), "see": ("seen",), "set up": ("set up",), "deal": ("dealt",),
+    "show": ("shown",), "see": ("seen",), "set up": ("set up",), "deal": ("dealt",), "think": ("thought",),
 }
 #: Regular verbs whose final consonant doubles (British spelling first: "cancelled").
 DOUBLED = frozenset({
