@@ -2,9 +2,10 @@
 # The verifiers faces against the real releases, each in its own venv (0.3 and 0.4 cannot share
 # one, and the main .venv must never import verifiers):
 #   1. the vf03_*/vf04_* tests in tests/envs/verifiers/ with that venv's python;
-#   2. an exported package installed in the venv, `whileai-env serve --policy oracle|seeded` on
-#      127.0.0.1 and the real `vf-eval` with small n: every rollout completes and the mean reward
-#      equals the in-process reward on the same tasks (both printed).
+#   2. an exported package installed in the venv, `whileai-env serve --policy oracle|seeded|silent`
+#      on 127.0.0.1 and the real `vf-eval` with small n: every rollout completes and each reward
+#      (so the mean) equals the in-process reward on the same tasks (both means printed); then
+#      `vf-eval whileai-env -a '{"spec": ...}'` with no export.
 #
 #   bash scripts/test-verifiers.sh            # the generations CI checks (03 until v1 lands)
 #   WHILEAI_VERIFIERS=03 bash scripts/test-verifiers.sh
@@ -62,7 +63,7 @@ check() {
   local package="$work/env$gen"
   "$py" -m whileai_env.cli export configs/specs/order-support.json -o "$package" -n 12 --name whileai_ci > /dev/null
   "$py" -m pip --disable-pip-version-check --quiet install --no-deps --no-build-isolation "$package"
-  for policy in oracle seeded; do
+  for policy in oracle seeded silent; do
     serve "$py" "$package" "$policy"
     "eval_$gen" "$dir" "$work/out-$gen-$policy" whileai_ci '{}'
     stop_server
@@ -79,7 +80,7 @@ check() {
 # eval_03 VENV OUT ENV_ID ENV_ARGS
 eval_03() {
   WHILEAI_CI_KEY=unused "$1/bin/vf-eval" "$3" -a "$4" -m whileai-policy -b "$base_url" -k WHILEAI_CI_KEY \
-    -n 5 -r 2 -c 4 -s -o "$2" --disable-tui > "$2.log" 2>&1 || { tail -40 "$2.log"; return 1; }
+    -n 10 -r 2 -c 8 -s -o "$2" --disable-tui > "$2.log" 2>&1 || { tail -40 "$2.log"; return 1; }
 }
 
 for gen in ${WHILEAI_VERIFIERS:-03}; do
