@@ -29,6 +29,7 @@ import copy
 import difflib
 import traceback
 from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
 from typing import Any
 
 import jsonschema
@@ -61,6 +62,17 @@ from whileai_env.world.workspace import Workspace
 Execute = Callable[[str, dict[str, Any]], Any]
 _UNSET: Any = object()
 _OUTPUT_VALIDATORS: dict[tuple[str, str], Any] = {}
+
+
+@dataclass
+class _Outcome:
+    """What one call came to, filled in as it goes: the result, the fault rule and whether it fired."""
+
+    recorded: Any
+    result: dict[str, Any] = field(default_factory=dict)
+    rule: FaultRule | None = None
+    fired: bool = False
+    kind: str | None = None
 
 
 def _rejected(problem: Mapping[str, str]) -> dict[str, Any]:
@@ -212,46 +224,53 @@ class World:
             if active is not None and active is not self:
                 return active.call(name, arguments, turn=turn, call_id=call_id)
         index = len(self.ledger)
-        rule: FaultRule | None = None
-        fired = False
-        kind: str | None = None
-        recorded: Any = arguments
+        outcome = _Outcome(recorded=arguments)
         try:
-            profile = self._profile.tools.get(name) if isinstance(name, str) else None
-            shape_error = None
-            args: dict[str, Any] = {}
-            try:
-                args = clean_arguments(arguments)
-                recorded = args
-            except ArgumentShapeError as exc:
-                recorded = json_safe(arguments)
-                shape_error = error("rejected", f"{exc.field}: {exc}", field=exc.field, problem=exc.problem)
-            if profile is None:
-                result = self._unknown(name)
-            else:
-                kind = profile.kind
-                rule = self._rule_for(profile.name)
-                fk = fault_kind(rule.kind) if rule is not None else None
-                if fk is not None and not fk.needs_result:
-                    result = fk.builder(profile.tool, args, None, self._params(rule, index), f"{self.key}|{index}")
-                    fired = True
-                else:
-                    dry = fk is not None and not fk.degraded and profile.tool.is_write
-                    result = shape_error or self._check(profile, args) or (
-                        self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
-                    if fk is not None and result.get("status") == "ok":
-                        result = fk.builder(profile.tool, args, result, self._params(rule, index), f"{self.key}|{index}")
-                        fired = True
-            if not isinstance(result, dict):
-                result = {"status": "ok", "result": json_safe(result)}
+            self._respond(name, arguments, index, outcome)
         except Exception as exc:
             self.internal_errors.append(f"call {index} ({name!r}): {type(exc).__name__}: {exc}\n"
                                         + "".join(traceback.format_tb(exc.__traceback__)[-3:]))
-            result = error("server_error", "500 Internal Server Error: the service failed to handle the request",
-                           http_status=500)
-            fired = False
+            outcome.result = error("server_error", "500 Internal Server Error: the service failed to handle the "
+                                   "request", http_status=500)
+            outcome.fired = False
+        self._record(name, index, outcome, turn, call_id)
+        return outcome.result
+
+    def _respond(self, name: Any, arguments: Any, index: int, outcome: _Outcome) -> None:
+        """Steps 1-5 of a call (lookup, gateway fault, arguments, answer, payload fault) into ``outcome``."""
+        profile = self._profile.tools.get(name) if isinstance(name, str) else None
+        shape_error = None
+        args: dict[str, Any] = {}
+        try:
+            args = clean_arguments(arguments)
+            outcome.recorded = args
+        except ArgumentShapeError as exc:
+            outcome.recorded = json_safe(arguments)
+            shape_error = error("rejected", f"{exc.field}: {exc}", field=exc.field, problem=exc.problem)
+        if profile is None:
+            outcome.result = self._unknown(name)
+            return
+        outcome.kind = profile.kind
+        rule = outcome.rule = self._rule_for(profile.name)
+        fk = fault_kind(rule.kind) if rule is not None else None
+        if fk is not None and not fk.needs_result:
+            outcome.result = fk.builder(profile.tool, args, None, self._params(rule, index), f"{self.key}|{index}")
+            outcome.fired = True
+            return
+        dry = fk is not None and not fk.degraded and profile.tool.is_write
+        result = shape_error or self._check(profile, args) or (
+            self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
+        if fk is not None and result.get("status") == "ok":
+            result = fk.builder(profile.tool, args, result, self._params(rule, index), f"{self.key}|{index}")
+            outcome.fired = True
+        outcome.result = result if isinstance(result, dict) else {"status": "ok", "result": json_safe(result)}
+
+    def _record(self, name: Any, index: int, outcome: _Outcome, turn: Any, call_id: str | None) -> None:
+        """Append the call's step to the ledger (and a fired fault to ``faults_fired``)."""
+        result, rule, fired = outcome.result, outcome.rule, outcome.fired
         status = result.get("status")
         err = result.get("error") if status == "error" else None
+        recorded = outcome.recorded
         step = {
             "index": index,
             "tool": name if isinstance(name, str) else json_safe(name),
@@ -261,14 +280,13 @@ class World:
             "error": err.get("code") if isinstance(err, dict) else ("error" if status == "error" else None),
             "fault": rule.kind if fired and rule is not None else None,
             "fault_mode": rule.mode if fired and rule is not None else None,
-            "kind": kind,
+            "kind": outcome.kind,
             "turn": turn if isinstance(turn, int) else json_safe(turn),
             "call_id": str(call_id) if call_id is not None else f"call_{index}",
         }
         self.ledger.append(step)
         if fired and rule is not None:
             self.faults_fired.append({"index": index, "tool": step["tool"], "kind": rule.kind, "mode": rule.mode})
-        return result
 
     def _unknown(self, name: Any) -> dict[str, Any]:
         names = self.spec.tool_names

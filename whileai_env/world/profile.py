@@ -62,6 +62,7 @@ PROGRAMS = frozenset({"ls", "cat", "pwd", "echo", "grep", "find", "head", "tail"
 _BARE_PROGRAMS = frozenset({"ls", "pwd", "du", "df", "echo", "tree"})
 _GIT_VERBS = frozenset({"commit", "diff", "blame", "stash", "rebase", "push", "pull", "checkout"})
 _CI_WORDS = frozenset({"test", "tests", "ci", "pipeline", "pipelines", "build", "builds", "lint", "workflow", "coverage"})
+_FILE_SCANS = frozenset({"list", "ls", "tree", "search", "find", "grep", "glob", "directory", "dir", "folder"})
 _FILE_WORDS = frozenset({"file", "files", "directory", "dir", "folder", "code", "glob"})
 _LIST_VERBS = frozenset({"list", "search", "find", "query", "browse", "filter", "ls"})
 _MONEY_WORDS = frozenset({"balance", "balances", "price", "pricing", "quote", "fare", "fares", "fee", "fees", "cost",
@@ -189,9 +190,19 @@ def _is_program(tokens: list[str], roles: Roles) -> bool:
     return len(tokens) == 1 and tokens[0] in PROGRAMS and (bool(roles.paths) or tokens[0] in _BARE_PROGRAMS)
 
 
+def _runs_commands(tool: Tool, roles: Roles) -> bool:
+    """A tool whose job is the command it is given: a command argument it requires, or its only
+    one (``kubectl_create(filename, command?)`` creates from a file; its command is optional)."""
+    given = [a for a in (roles.command, roles.argv) if a]
+    return any(a in tool.required for a in given) or (bool(given) and len(tool.properties) == len(set(given)))
+
+
 def _about_files(tool: Tool, words: set[str], noun: str, roles: Roles) -> bool:
-    """A file tool: its name speaks of files, or every argument it requires is a path."""
-    if words & _FILE_WORDS or noun in ("file", "directory", "folder"):
+    """A file tool: its name speaks of files and it takes a path or lists/searches them (a record's
+    files, ``get_pull_request_files(pull_number)``, are the record's), or every argument it
+    requires is a path."""
+    if (words & _FILE_WORDS or noun in ("file", "directory", "folder")) and (
+            roles.paths or words & _FILE_SCANS or not tool.required):
         return True
     return bool(roles.paths) and bool(tool.required) and set(tool.required) <= set(roles.paths)
 
@@ -205,7 +216,7 @@ def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool
         return "shell"
     if "git" in words or (first in _GIT_VERBS and "request" not in words):
         return "git"
-    if roles.command or roles.argv or (words & _SHELL_WORDS and not roles.paths):
+    if _runs_commands(tool, roles) or (words & _SHELL_WORDS and not roles.paths):
         return "shell"
     if words & _CI_WORDS:
         return "ci"

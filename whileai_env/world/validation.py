@@ -509,6 +509,13 @@ def _placeholder_reason(value: Any, schema: Any, is_locator: bool, name: str) ->
     return None
 
 
+def _some_real_words(value: list, items: Any, name: str) -> bool:
+    """A list of two or more strings of which some are real: its placeholder-looking words are
+    words of the whole (a command line's pattern), judged with their neighbours."""
+    words = [v for v in value if type(v) is str]
+    return len(words) == len(value) > 1 and any(_placeholder_reason(v, items, False, name) is None for v in words)
+
+
 _WORDY = re.compile(r"^[A-Za-z][A-Za-z _.-]*$")
 
 
@@ -561,6 +568,8 @@ def _scan(path: str, name: str, value: Any, schema: Any, known: Callable[[Any], 
         return None
     if type(value) is list:
         items = schema.get("items") if type(schema) is dict else None
+        if not is_locator and _some_real_words(value, items, name):
+            return None  # a word among real ones (``grep -rn TODO src``) is part of the line, not a stand-in
         for i, v in enumerate(value[:50]):
             found = _scan(f"{path}[{i}]", name, v, items, known, is_locator, depth + 1)
             if found:
