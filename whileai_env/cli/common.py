@@ -11,6 +11,7 @@ from __future__ import annotations
 import errno
 import sys
 import traceback
+import warnings
 from typing import Any, NoReturn
 
 import click
@@ -69,6 +70,9 @@ class OneLineErrors(click.Group):
              standalone_mode: bool = True, **extra: Any) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         debug = "--debug" in argv[: _first_command(argv, self)]
+        shown = warnings.showwarning
+        if not debug:
+            warnings.showwarning = _warning_line
         try:
             return super().main(argv, prog_name, complete_var, standalone_mode=False, **extra)
         except click.exceptions.Exit as exc:
@@ -88,6 +92,14 @@ class OneLineErrors(click.Group):
                 sys.exit(1)
             message, code = describe(exc)
             fail(message, code)
+        finally:
+            warnings.showwarning = shown
+
+
+def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+                  file: Any = None, line: str | None = None) -> None:
+    """A warning as one line, ``warning: <message>`` (the message names its own where)."""
+    click.echo(f"warning: {one_line(str(message))}", err=True)
 
 
 def _first_command(argv: list[str], group: click.Group) -> int:
