@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from whileai_env._util.hashing import canonical_json, unit
@@ -291,6 +291,46 @@ def already_done(call: Call, ent: Entity, arg: str) -> dict[str, Any]:
                  field=arg, state=status)
 
 
+_CHANGE_WRAPPERS = frozenset({"patch", "update", "updates", "field", "fields", "change", "changes", "set", "attribute",
+                              "attributes", "data", "properties", "values"})
+
+
+def _changes(record: Mapping[str, Any], args: Mapping[str, Any], status_name: str,
+             statuses: Callable[[str], tuple[str, ...]], depth: int = 0) -> dict[str, Any]:
+    """The fields ``args`` change, as flat names: an object that wraps the changes
+    (``update: {priority: ...}``, ``patch``, ``fields``) is opened, however deep, and a
+    ``status``/``state`` argument holding one of the noun's statuses (or of its own enum) sets the
+    record's own status field (one status field per entity; a ``state: "CA"`` of an address is
+    not a status)."""
+    out: dict[str, Any] = {}
+    for arg, value in args.items():
+        if isinstance(value, dict) and value and depth < 4 and _wraps_changes(record, arg, value):
+            for k, v in _changes(record, value, status_name, statuses, depth + 1).items():
+                out.setdefault(k, v)
+        elif word_set(arg) & {"status", "state"} and status_name in record and isinstance(value, str) \
+                and value in statuses(arg) and resolve_field(record, arg) in (None, status_name):
+            out[status_name] = value
+        else:
+            out[arg] = value
+    return out
+
+
+def _status_options(store: Any, ent: Entity, record: Mapping[str, Any], arg: str) -> tuple[str, ...]:
+    """The statuses ``arg`` may set: the noun's, and the argument's own enum when it holds the
+    record's current status (``state: open|closed``; an enum of US states does not)."""
+    enum = store.spec.enums.get(arg, ())
+    current = record.get(status_field(ent.noun))
+    return (*store.spec.statuses.get(ent.noun, ()), *(enum if current in enum else ()))
+
+
+def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]) -> bool:
+    """Whether an object argument is a set of changes rather than a value of one object field."""
+    name = resolve_field(record, arg)
+    if name is not None and isinstance(record.get(name), dict):
+        return False
+    return bool(set(name_tokens(arg)) & _CHANGE_WRAPPERS) or any(resolve_field(record, k) for k in value)
+
+
 def _apply(record: dict[str, Any], args: dict[str, Any], skip: set[str], *, add: bool) -> list[str]:
     """Write ``args`` into ``record`` field by field; returns the fields changed.
 
@@ -389,7 +429,8 @@ def write(call: Call) -> dict[str, Any]:
         rec[slug(name_noun)] = {**applied, "applied_at": now}
         changed.append(slug(name_noun))
     else:
-        changed += _apply(rec, call.args, skip | ({field_name} if p.done else set()), add=True)
+        changes = _changes(rec, call.args, field_name, lambda arg: _status_options(store, ent, rec, arg))
+        changed += _apply(rec, changes, skip | ({field_name} if p.done else set()), add=True)
     if "locked" in rec and verb in ("lock", "unlock"):
         rec["locked"] = verb == "lock"
     rec["updated_at"] = now

@@ -236,7 +236,8 @@ _FILE_OPS = {
     "search": ("search", "grep", "find", "glob"),
     "list": ("list", "ls", "tree", "browse", "directory", "dir", "folder"),
     "delete": ("delete", "remove", "rm", "unlink"),
-    "write": ("write", "save", "create", "put", "update", "edit", "patch", "append", "upload", "replace"),
+    "write": ("write", "save", "create", "put", "upload"),  # before "edit": create_or_update_file creates
+    "edit": ("update", "edit", "patch", "append", "replace", "modify", "insert"),
 }
 
 
@@ -251,13 +252,19 @@ def files(call: Call) -> dict[str, Any]:
         return _list_dir(call, ws, path or ".")
     field = (call.profile.roles.paths or ("path",))[0]
     if path is None:
+        if field in call.profile.properties and field not in call.profile.tool.required:
+            return ok(call.echo(), changed=False)  # the schema lets the path go: a call that names no file touches none
         return error("rejected", f"{field}: required field is missing", field=field, problem="missing")
-    if op == "write":
+    if op == "edit" and not _stated(call, ws, path):
+        return not_found("file", path, field)  # an edit changes a file that is there; it creates none
+    if op in ("write", "edit"):
         plan = call.store.plan
         if plan.state == "already_done" and path in plan.values:  # the task's write was already made
             return error("already_done", f"{path} already holds this change; {call.profile.name} made no change",
                          field=field)
-        text = _text_arg(call, call.profile.roles.content) or ""
+        text = _text_arg(call, call.profile.roles.content)
+        if text is None:  # edits given in a shape of their own (a list of replacements) keep the text there
+            text = ws.read(path) if op == "edit" else ""
         created = ws.write(path, text)
         return ok(call.echo(), bytes_written=len(text.encode("utf-8")), created=created)
     if not _stated(call, ws, path):
