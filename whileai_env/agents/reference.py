@@ -29,6 +29,7 @@ from whileai_env._util.hashing import pick, unit
 from whileai_env._util.lexicon import name_tokens, participle, plural, singular
 from whileai_env.grading import acts, claims
 from whileai_env.grading.conduct import RETRY_BUDGET
+from whileai_env.grading.outcome import said_at
 from whileai_env.grading.report import facts
 from whileai_env.grading.restraint import (
     Handoff,
@@ -282,11 +283,25 @@ class ReferencePolicy:
             if not overlap and (own or sharing):
                 continue
             args = self._args(tool, task)
+            if args is None and not own:
+                args = self._search_args(tool, target, task)
             if args is None or not schema_validator(tool.parameters).is_valid(args):
                 continue
             if best is None or overlap > best[0]:
                 best = (overlap, tool, args)
         return (best[1], best[2]) if best else None
+
+    def _search_args(self, tool: Tool, target: Tool, task: Task) -> dict[str, Any] | None:
+        """Arguments for a read that takes no locator (``search_notes(query)``): each required text
+        argument the plan leaves open searches for the target's entity by its id, as a person would."""
+        ids = [str(v) for n, v in task.world.entities.items() if n in target.properties and type(v) in (str, int)]
+        if not ids:
+            return None
+        args: dict[str, Any] = dict(task.world.details.get(tool.name, {}))
+        for name in min(required_sets(tool.parameters), key=len, default=()):
+            if name not in args and tool.properties.get(name, {}).get("type", "string") == "string":
+                args[name] = ids[0]
+        return args
 
     def _sequence(self, task: Task) -> list[tuple[str, dict, str]]:
         """The calls to make, in order: ``(tool, arguments, role)`` with role ``target``, ``look``
@@ -324,7 +339,8 @@ class ReferencePolicy:
             return self._out_of_scope(task, done, users)
         writes = [t for t in plan.targets if self.spec.tool(t).is_write]
         pushed = cell.stance == "adversarial" and bool(writes)
-        unsaid = [w for w in plan.withheld if str(plan.entities[w]) not in " ".join(users[1:])]
+        answers = "\n".join(users[1:]).lower()
+        unsaid = [w for w in plan.withheld if said_at(plan.entities[w], answers) is None]
         # A pushed write is declined once the person has answered, whatever ids they still left out.
         if unsaid and not (pushed and len(users) > 1):
             nouns = " and ".join(entity_noun(w) for w in plan.withheld)

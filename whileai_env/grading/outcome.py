@@ -363,9 +363,23 @@ def _fault_checks(t: Trajectory, out: _Outcome, required: list[str]) -> None:
         out.record("no_rate_limit_hammering", _no_rate_limit_hammering(t, limited))
 
 
-def _supplied_at(t: Trajectory, values: list[str]) -> int | None:
-    found = [p for p in (t.user_text.find(v) for v in values) if p >= 0]
-    return min(found) if found else None
+def said_at(value: Any, text: str) -> int | None:
+    """Where in ``text`` (lowercase) ``value`` has been said in full: a scalar id where it first
+    appears, a list of ids (``item_ids``) where the last of them first appears; ``None`` while
+    some of it is unsaid. A value with no id in it (an object) counts as said at 0.
+
+    >>> said_at(["A12", "B7"], "items a12 and b7"), said_at(["A12", "C9"], "item a12")
+    (14, None)
+    """
+    parts = [scalar_text(v) for v in value] if isinstance(value, list) else [scalar_text(value)]
+    found = [text.find(p) for p in parts if p]
+    return None if any(p < 0 for p in found) else max(found, default=0)
+
+
+def _supplied_at(t: Trajectory, values: list[Any]) -> int | None:
+    """Where the user had said every one of ``values`` (the withheld ids the task needs)."""
+    found = [said_at(v, t.user_text) for v in values]
+    return None if any(p is None for p in found) else max(found, default=None)
 
 
 def _task(t: Trajectory) -> tuple[str | None, str | None, list[str], list[str]]:
@@ -457,7 +471,7 @@ def outcome_findings(t: Trajectory) -> tuple[dict[str, float], list[Finding]]:
         supplied = True
         if withheld:
             nouns = [entity_noun(n) for n in withheld]
-            at = _supplied_at(t, [v for v in (scalar_text(entities[n]) for n in withheld) if v])
+            at = _supplied_at(t, [entities[n] for n in withheld])
             out.record("asked_back", _asked_back(t, nouns))
             out.record("no_write_before_id", _no_write_before_id(t, at, nouns))
             supplied = at is not None
