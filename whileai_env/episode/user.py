@@ -19,10 +19,11 @@ import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from random import Random
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.hashing import rng
 from whileai_env.episode.questions import Ask, read_asks
+from whileai_env.types import User
 from whileai_env.writer.grammar import cap
 from whileai_env.writer.person import Fact, Person
 from whileai_env.writer.spoken import spoken_id
@@ -39,12 +40,6 @@ DEFAULT_AVG_TURNS = 12
 _DUPLICATE = re.compile(r"\b(?:which (?:one|of)|two (?:records|matches|results|of them)|more than one|both|either)\b",
                         re.IGNORECASE)
 _VALUE = r"\s+(?:#\s*|no\.?\s+|number\s+|id\s+)?([A-Za-z0-9][\w.@/-]*[A-Za-z0-9])"
-
-
-class User(Protocol):
-    """Anything that can play the person: given the transcript, the next user text or ``None``."""
-
-    def reply(self, messages: Sequence[Mapping[str, Any]]) -> str | None: ...
 
 
 def asks_question(text: str) -> bool:
@@ -343,7 +338,7 @@ class ModelUser:
         return text
 
 
-def make_user(user: Any, task: Task, *, avg_turns: int = DEFAULT_AVG_TURNS, spec: Spec | None = None) -> Any:
+def make_user(user: Any, task: Task, *, avg_turns: int = DEFAULT_AVG_TURNS, spec: Spec | None = None) -> User:
     """Build the user for one episode from ``None`` (template), a callable, or ``"openai:MODEL"``.
 
     ``spec`` lets the template and model users phrase the request and shape the person's values."""

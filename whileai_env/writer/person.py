@@ -98,7 +98,8 @@ class Person:
         plan = self.task.world
         out = [Fact(name, _entity_label(name), spoken_id(value), entity=True) for name, value in plan.entities.items()]
         for target, details in plan.details.items():
-            schemas = self._tool(target).properties if self._tool(target) else {}
+            tool = self._tool(target)
+            schemas = tool.properties if tool is not None else {}
             for name, value in details.items():
                 said = spoken_value(value, schemas.get(name))
                 if said and all(f.key != name for f in out):

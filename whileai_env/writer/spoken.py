@@ -87,7 +87,7 @@ def _spoken_record(value: Mapping[str, Any], depth: int) -> str:
 def stated_values(plan: WorldPlan, spec: Spec) -> list[str]:
     """Every detail the plan says the user states, as the opener spells it (see :func:`spoken_value`;
     an empty text is not said)."""
-    out = []
+    out: list[str] = []
     names = tool_names(spec)
     for target, details in plan.details.items():
         schemas = tool_words(spec, target).schemas if target in names else {}
@@ -102,7 +102,7 @@ class Rendered(NamedTuple):
     obj: str
     tail: str
     labels: list[str]
-    index: str
+    ordinal: str
     query: str
     said_noun: bool = False
 
@@ -135,7 +135,7 @@ def render_details(words: ToolWords, details: Mapping[str, Any]) -> Rendered:
         spoken = spoken_value(details[name], schema)
         if not spoken:
             continue  # an empty text is nothing a person says
-        if name == amount:
+        if name == amount and currency is not None:
             spoken = f"{spoken} {spoken_value(details[currency], words.schemas.get(currency))}"
         tokens = list(tokens_of(name)) or [name]
         if tokens[-1] == "index" and " ".join(tokens[:-1]) == singular_phrase(words.noun):

@@ -147,7 +147,7 @@ def _purposes(verb: str, description: str) -> tuple[str, ...]:
         return PURPOSES[verb]
     if verb not in CHANGE_VERBS:
         return ()
-    out = []
+    out: list[str] = []
     for field in _description_fields(description):
         be = "are" if is_plural(field) else "is"
         out.extend((f" (the {field} changed)", f" (the {field} {be} wrong)"))
