@@ -62,10 +62,10 @@ class SeededRandom(random.Random):
     taken from ``random()`` (about three times faster than the stock ones, and the same sequence
     on every platform and Python version)."""
 
-    def _randbelow(self, n: int) -> int:  # type: ignore[override]
+    def _randbelow(self, n: int) -> int:
         return int(self.random() * n)
 
-    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:  # type: ignore[override]
+    def randrange(self, start: int, stop: int | None = None, step: int = 1) -> int:
         if step != 1:
             return super().randrange(start, stop, step)
         if stop is None:

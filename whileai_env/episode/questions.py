@@ -153,7 +153,7 @@ def read_asks(text: str) -> list[Ask]:
     >>> [(a.kind, a.subject) for a in read_asks("What exactly would you like me to do? What's your date of birth?")]
     [('request', ''), ('info', 'date of birth')]
     """
-    out = []
+    out: list[Ask] = []
     listing = False
     for sentence in _sentences(text):
         bullet = bool(re.match(r"^(?:[-*•]|\d+[.)])\s+", sentence))

@@ -224,7 +224,7 @@ def leak_report(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     (which is not a pass).
     """
     rows = list(rows)
-    leaks = []
+    leaks: list[dict[str, Any]] = []
     leaky = 0
     checked = 0
     for i, row in enumerate(rows):

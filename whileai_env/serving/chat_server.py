@@ -229,7 +229,7 @@ def _chat_completion(reply: Mapping[str, Any], request: Mapping[str, Any], numbe
     if calls:
         message["tool_calls"] = calls
     tokens = _token_logprobs(reply, content, calls)
-    choice = {
+    choice: dict[str, Any] = {
         "index": 0,
         "message": message,
         "finish_reason": reply.get("finish_reason") or ("tool_calls" if calls else "stop"),

@@ -137,7 +137,7 @@ def name_verbs(name: str) -> list[Verb]:
     while i < len(tokens):
         pair = tuple(tokens[i:i + 2])
         if pair in PHRASAL:
-            out.append(Verb(" ".join(pair), PHRASAL[pair], True))  # type: ignore[index]
+            out.append(Verb(" ".join(pair), PHRASAL[pair], True))
             i += 2
             continue
         kind = _word_kind(tokens[i])
@@ -220,7 +220,7 @@ def _sentence_verb(words: list[str]) -> Verb | None:
             return Verb(word, "read", True)
         pair = tuple(words[i:i + 2])
         if pair in PHRASAL:
-            return Verb(" ".join(pair), PHRASAL[pair], True)  # type: ignore[index]
+            return Verb(" ".join(pair), PHRASAL[pair], True)
         kind = _word_kind(word)
         if kind is None:
             continue
