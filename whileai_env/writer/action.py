@@ -1,4 +1,4 @@
-"""One tool call's ask as an :class:`Ask`: verb + object + entities + details, as in
+"""One tool call's ask as a :class:`Request`: verb + object + entities + details, as in
 "reset the password for user noor82 (I forgot it)".
 
 The entity that is the tool's object becomes the object; the other entities follow in the tool's
@@ -33,7 +33,7 @@ from whileai_env.writer.vocabulary import (
 _PATHLIKE = re.compile(r"[\w.-]+/[\w./-]*")
 
 
-class Ask(NamedTuple):
+class Request(NamedTuple):
     """An ask split into its parts, so general templates can rearrange them.
 
     ``attached`` qualifies the object ("the status *of ticket T-1*") and stays with it;
@@ -157,7 +157,7 @@ def build_action(
     mentioned: set[str] | None = None,
     *,
     general: bool = False,
-) -> Ask:
+) -> Request:
     """Say what one tool call asks for: "reset the password for user noor82 (I forgot it)".
 
     ``mentioned`` holds ids an earlier sentence already named; a lone one becomes "it".
@@ -207,4 +207,4 @@ def build_action(
         tail += r.choice(words.purposes)
     mentioned.update(spoken_id(v) for v in entities.values())
     plural = (is_plural(obj) and not rendered.obj and head is None) or " and " in rendered.obj
-    return Ask(verb.phrase, obj, attached, complement, tail, words.participles[choice], plural)
+    return Request(verb.phrase, obj, attached, complement, tail, words.participles[choice], plural)

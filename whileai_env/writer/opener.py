@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from whileai_env._util.hashing import rng
 from whileai_env._util.lexicon import plural
 from whileai_env.scenarios import axes as ax
-from whileai_env.writer.action import Ask, build_action
+from whileai_env.writer.action import Request, build_action
 from whileai_env.writer.grammar import cap
 from whileai_env.writer.spoken import spoken_id, stated_values
 from whileai_env.writer.templates import (
@@ -57,7 +57,7 @@ _GREETING = re.compile(r"(?:hi|hello|hey)\b[,!.]?\s+", re.IGNORECASE)
 _CONJUNCTION = re.compile(r",\s+(?:and|or|but)\s+")
 
 
-def _general_sentence(words: ToolWords, action: Ask, r: Random, protected: Sequence[str]) -> str:
+def _general_sentence(words: ToolWords, action: Request, r: Random, protected: Sequence[str]) -> str:
     """A general ask: what the person wants, without naming the operation."""
     if words.handoff:
         return r.choice(HANDOFF_GENERAL).format(d=action.tail)
@@ -85,7 +85,7 @@ def _general_sentence(words: ToolWords, action: Ask, r: Random, protected: Seque
     )
 
 
-def _stance_sentence(stance: str, action: Ask, r: Random) -> str:
+def _stance_sentence(stance: str, action: Request, r: Random) -> str:
     """The ask in the cell's stance: "Quick: cancel order 4412, I've only got a minute."."""
     text = action.text
     return r.choice(STANCE[stance]).format(a=text, A=cap(text), o=(action.obj or "this") + action.attached)
