@@ -20,20 +20,8 @@ KINDS = {"read", "create", "update", "delete"}
 
 # spec name -> the exact SpecError text (after the file path) the loader gives for the real schema.
 KNOWN_LOADER_DEFECTS: dict[str, str] = {
-    # MCP 2025-11-25 Tool objects carry `execution` ({"taskSupport": "forbidden"}): current SDK servers send it.
-    "mcp-everything": "tool 'echo': $: unknown keys execution",
-    "mcp-filesystem": "tool 'read_file': $: unknown keys execution",
-    "mcp-memory": "tool 'create_entities': $: unknown keys execution",
-    "mcp-sequential-thinking": "tool 'sequentialthinking': $: unknown keys execution",
-    "exa-mcp": "tool 'web_search_exa': $: unknown keys execution",
-    "sentry-mcp": "tool 'whoami': $: unknown keys execution",
-    "stripe-mcp": "tool 'create_customer': $: unknown keys execution",
-    # Draft-07 tuple validation (`items` as a list) in a response schema, refused as 2020-12.
-    "bfcl-memory-kv": (
-        "tool 'archival_memory_key_search': $.response.properties.ranked_results.items.items: invalid JSON Schema: "
-        "[{'type': 'number'}, {'type': 'string'}] is not of type 'object', 'boolean'"
-    ),
-    # BFCL's native pseudo-types (dict, float) kept verbatim; the converted twin is bfcl-math-api.
+    # BFCL's native pseudo-types (dict, float) kept verbatim: not JSON Schema, so refused on purpose
+    # with the path; the converted twin is bfcl-math-api.
     "bfcl-math-api-raw": "tool 'absolute_value': $.parameters.type: the argument schema must describe an object, got type 'dict'",
 }
 

@@ -224,3 +224,24 @@ def test_tool_errors_in_files_name_the_file(tmp_path):
 def test_non_string_prompt_refused():
     with pytest.raises(SpecError, match="system_prompt must be a string"):
         wenv.load_spec({"tools": ORDER_TOOLS, "system_prompt": ["a"]})
+
+
+def test_mcp_tool_fields_the_world_does_not_use_are_accepted():
+    tool = {"name": "read_file", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+            "execution": {"taskSupport": "forbidden"}, "icons": [{"src": "x.png"}], "_meta": {"k": 1},
+            "title": "Read file", "annotations": {"readOnlyHint": True}}
+    spec = wenv.load_spec([tool])
+    assert spec.tool("read_file").kind == "read"
+
+
+def test_a_draft_07_schema_is_read_as_draft_07():
+    params = {"type": "object", "properties": {"pair": {"type": "array", "items": [{"type": "number"}, {"type": "string"}]}}}
+    spec = wenv.load_spec([{"name": "rank", "parameters": params}])
+    assert spec.tool("rank").parameters["$schema"] == "http://json-schema.org/draft-07/schema#"
+    world = wenv.World(spec)
+    fits = world.call("rank", {"pair": [1, "a"]})
+    assert (fits.get("error") or {}).get("code") != "rejected", fits
+    assert world.call("rank", {"pair": ["a", 1]})["error"]["code"] == "rejected"  # tuple items, draft-07 style
+    bad = {"type": "object", "properties": {"pair": {"type": "array", "items": 5}}}
+    with pytest.raises(SpecError, match=r"invalid JSON Schema"):
+        wenv.load_spec([{"name": "rank", "parameters": bad}])

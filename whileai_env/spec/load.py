@@ -50,7 +50,13 @@ _TOOL_KEYS = {
     "type", "function", "name", "description", "parameters", "strict", "inputSchema",
     "input_schema", "outputSchema", "output_schema", "returns", "response", "kind",
     "annotations", "title",
+    # MCP 2025-11-25 tool fields the world has no use for; refusing them would refuse every
+    # current TypeScript MCP server (its SDK adds ``execution`` to each tool).
+    "execution", "icons", "_meta",
 }
+#: Schemas with no ``$schema`` are read as Draft 2020-12; one valid only under draft-07 (tuple
+#: ``items`` lists, still common in published tool sets) is read as draft-07 instead.
+_DRAFT7 = "http://json-schema.org/draft-07/schema#"
 _SPEC_FILES = ("spec.json", "spec.yaml", "spec.yml")
 
 
@@ -382,8 +388,10 @@ def _checked_schema(schema: dict, tool: str, path: str, source: str | None) -> d
     try:
         validator_cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        where = path + exc.json_path[1:]
-        raise SpecError(f"invalid JSON Schema: {exc.message}", tool=tool, path=where, source=source) from None
+        if "$schema" in schema or not jsonschema.Draft7Validator(jsonschema.Draft7Validator.META_SCHEMA).is_valid(schema):
+            where = path + exc.json_path[1:]
+            raise SpecError(f"invalid JSON Schema: {exc.message}", tool=tool, path=where, source=source) from None
+        schema["$schema"] = _DRAFT7  # every validator downstream (world, checks) then reads it as draft-07
     _check_refs(schema, schema, tool, path, source)
     check_ref_cycles(schema, tool, path, source)
     check_enums(schema, tool, path, source)
