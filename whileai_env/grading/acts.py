@@ -22,8 +22,8 @@ Families (each a tuple of regular-expression alternatives):
 'cannot'
 >>> sorted(content_words("Please cancel my orders; they were shipped."))
 ['cancel', 'orders', 'shipped']
->>> shared(content_words("the order has shipped"), content_words("Do not cancel an order that has already shipped"))
-{'order', 'shipped'}
+>>> sorted(shared(content_words("the order has shipped"), content_words("Do not cancel an order that has already shipped")))
+['order', 'shipped']
 """
 
 from __future__ import annotations
