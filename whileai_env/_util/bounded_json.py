@@ -179,6 +179,7 @@ def depth_exceeds(value: Any, limit: int) -> bool:
     stack: list[tuple[Any, int]] = [(value, 0)]
     while stack:
         node, depth = stack.pop()
+        children: Any
         if type(node) is dict:
             children = node.values()
         elif type(node) is list:

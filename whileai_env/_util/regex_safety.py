@@ -22,8 +22,8 @@ import re
 import threading
 from collections.abc import Callable
 from functools import lru_cache
-from re import _compiler as sre_compile
-from re import _constants as C
+from re import _compiler as sre_compile  # type: ignore[attr-defined]  # CPython's own regex parser
+from re import _constants as C  # type: ignore[attr-defined]
 from re import _parser as sre_parse
 from typing import Any
 
@@ -521,5 +521,5 @@ def with_linear_patterns(cls: type) -> type:
     own = {"pattern": (_keywords.pattern, _pattern),
            "patternProperties": (_keywords.patternProperties, _pattern_properties),
            "additionalProperties": (_keywords.additionalProperties, _additional_properties)}
-    swap = {key: new for key, (old, new) in own.items() if cls.VALIDATORS.get(key) is old}
+    swap = {key: new for key, (old, new) in own.items() if cls.VALIDATORS.get(key) is old}  # type: ignore[attr-defined]
     return validators.extend(cls, swap) if swap else cls

@@ -82,7 +82,8 @@ class OneLineErrors(click.Group):
         except click.ClickException as exc:
             if debug:
                 raise
-            hint = f" (see {exc.ctx.command_path} --help)" if getattr(exc, "ctx", None) is not None else ""
+            ctx = getattr(exc, "ctx", None)  # usage errors carry the command they came from
+            hint = f" (see {ctx.command_path} --help)" if ctx is not None else ""
             fail(exc.format_message() + hint, exc.exit_code)
         except KeyboardInterrupt:
             fail("interrupted; the rows written so far are kept (continue with --resume)", 130)

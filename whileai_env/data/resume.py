@@ -126,7 +126,7 @@ def recover(path: Path, scan: Scan) -> list[int]:
 
 def _rewrite_without(path: Path, scan: Scan) -> None:
     """Rewrite ``path`` with only the rows ``scan`` found, atomically, re-indexing them."""
-    moved = {old: None for old in scan.offsets}
+    moved: dict[int, int] = {}
     tmp = path.with_name(path.name + ".tmp")
     with path.open("rb") as src, tmp.open("wb") as dst:
         for old in scan.offsets:

@@ -164,7 +164,8 @@ def _call_from_mapping(item: Any, call_id: str) -> ToolCall:
     if not isinstance(item, dict):
         return _malformed(call_id, f"a tool call must be an object, got {type_name(item)}", _json_text(item))
     cid = _short_string(item.get("id")) or call_id
-    body = item.get("function") if isinstance(item.get("function"), dict) else item
+    function = item.get("function")
+    body: dict[str, Any] = function if isinstance(function, dict) else item
     name = body.get("name")
     raw_args = body.get("arguments", body.get("parameters", body.get("args")))
     arguments, error = _decode_arguments(raw_args)
@@ -263,6 +264,7 @@ def _find_fence(text: str) -> tuple[int, int, str] | None:
 
 
 def _parse_text(text: str, prefix: str) -> Action:
+    calls: list[ToolCall] | None
     if len(text) > MAX_ACTION_CHARS:
         return _malformed_action(prefix, f"the action is {len(text):,} characters long (the limit is "
                                          f"{MAX_ACTION_CHARS:,}); nothing in it was read", text[:200])

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +24,7 @@ class RowList(list):
         return self
 
 
-def _export(rows: list[dict[str, Any]]) -> RowList:
+def _export(rows: Iterable[dict[str, Any]]) -> RowList:
     from whileai_env.data.rows import export_row
 
     return RowList(export_row(r, refuse_leaks=False) for r in rows)
