@@ -121,7 +121,8 @@ def declared_tools(tools: Any) -> tuple[frozenset[str] | None, dict[str, str]]:
         if isinstance(item, str):
             names.add(item)
         elif isinstance(item, Mapping):
-            inner = item.get("function") if isinstance(item.get("function"), Mapping) else item
+            function = item.get("function")
+            inner: Mapping[str, Any] = function if isinstance(function, Mapping) else item
             name = inner.get("name")
             if isinstance(name, str):
                 names.add(name)
@@ -199,7 +200,7 @@ class Trajectory:
         users: list[str] = []
         cuts: list[int] = []
         assistant: list[tuple[int, str]] = []
-        call_pos: dict[str, int] = {}
+        call_pos: dict[Any, int] = {}
         tool_texts: dict[Any, str] = {}
         total = 0
         for message in get("messages") or ():
@@ -228,11 +229,12 @@ class Trajectory:
                 total += len(text) + 1
             elif role == "system" or role == "developer":
                 system.append(text)
-        if not users and type(get("prompt")) is str:
-            users.append(get("prompt").lower())
-            originals.append(get("prompt"))
-        if not system and type(get("system_prompt")) is str:
-            system.append(get("system_prompt"))
+        prompt, system_prompt = get("prompt"), get("system_prompt")
+        if not users and isinstance(prompt, str):
+            users.append(prompt.lower())
+            originals.append(prompt)
+        if not system and isinstance(system_prompt, str):
+            system.append(system_prompt)
         if not assistant and self.final and not self.final.isspace():
             assistant.append((len(cuts), self.final))
         self.assistant = assistant
@@ -243,7 +245,7 @@ class Trajectory:
         self.opener = originals[0] if originals else ""
         self.user_text = "\n".join(users)
         everything = len(self.user_text) + 1
-        steps = []
+        steps: list[Step] = []
         by_tool: dict[str, list[Step]] = {}
         for raw in get("steps") or ():
             if not isinstance(raw, dict):
@@ -270,7 +272,7 @@ class Trajectory:
         self._results: list[str | None] = [None] * len(steps)
         self._everything: str | None = None
         self._args_text: str | None = None
-        self._repeats: list[tuple[Step, list[Step]]] | None = None
+        self._repeats: list[tuple[Step, Sequence[Step]]] | None = None
         self._seen: dict[str, bool] = {}
 
     def kind_of(self, tool: str) -> str | None:
@@ -342,7 +344,7 @@ class Trajectory:
         """Every call that repeats an earlier one (same tool, same arguments), with those earlier
         calls, in call order within each tool."""
         if self._repeats is None:
-            out = []
+            out: list[tuple[Step, Sequence[Step]]] = []
             for calls in self.by_tool.values():
                 earlier: dict[Any, list[Step]] = {}  # calls so far by their arguments: linear, not pairwise
                 for step in calls:
