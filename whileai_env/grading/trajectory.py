@@ -14,7 +14,7 @@ import json
 import re
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from whileai_env.spec.kinds import WRITE_KINDS, classify_tool
 from whileai_env.world.fault_registry import degraded_kinds, gateway_kinds
@@ -195,40 +195,8 @@ class Trajectory:
             kinds = {**kinds, **row_kinds}
         self.kinds = kinds
         self._kind_cache: dict[str, str | None] = {}
-        system: list[str] = []
-        originals: list[str] = []
-        users: list[str] = []
-        cuts: list[int] = []
-        assistant: list[tuple[int, str]] = []
-        call_pos: dict[Any, int] = {}
-        tool_texts: dict[Any, str] = {}
-        total = 0
-        for message in get("messages") or ():
-            if type(message) is not dict and not isinstance(message, dict):
-                continue
-            role = message.get("role")
-            content = message.get("content")
-            text = content if type(content) is str else ("" if content is None else message_text(content))
-            if role == "tool":
-                tool_texts[message.get("tool_call_id")] = text
-            elif role == "assistant":
-                ordinal = len(cuts)
-                cuts.append(total)
-                if text and not text.isspace():
-                    assistant.append((ordinal, text))
-                calls = message.get("tool_calls")
-                if calls:
-                    for call in calls:
-                        if type(call) is dict:
-                            call_pos[call.get("id")] = ordinal
-            elif role == "user":
-                if not originals:
-                    originals.append(text)
-                text = text.lower()
-                users.append(text)
-                total += len(text) + 1
-            elif role == "system" or role == "developer":
-                system.append(text)
+        read = _read_messages(get("messages") or ())
+        system, originals, users, cuts, assistant = read.system, read.originals, read.users, read.cuts, read.assistant
         prompt, system_prompt = get("prompt"), get("system_prompt")
         if not users and isinstance(prompt, str):
             users.append(prompt.lower())
@@ -245,22 +213,8 @@ class Trajectory:
         self.opener = originals[0] if originals else ""
         self.user_text = "\n".join(users)
         everything = len(self.user_text) + 1
-        steps: list[Step] = []
-        by_tool: dict[str, list[Step]] = {}
-        for raw in get("steps") or ():
-            if not isinstance(raw, dict):
-                continue
-            step = Step(raw, len(steps))
-            pos = call_pos.get(step.call_id) if step.call_id is not None else None
-            step.pos = pos
-            step.cut = cuts[pos] if pos is not None else everything
-            steps.append(step)
-            if step.tool in by_tool:
-                by_tool[step.tool].append(step)
-            else:
-                by_tool[step.tool] = [step]
-        self.steps = steps
-        self.by_tool = by_tool
+        self.steps, self.by_tool = _read_steps(get("steps") or (), read.call_pos, cuts, everything)
+        steps = self.steps
         first_write = None
         for step in steps:
             if step.kind == "?":
@@ -268,7 +222,7 @@ class Trajectory:
             if first_write is None and step.kind in WRITE_KINDS:
                 first_write = step
         self.first_write = first_write
-        self._tool_texts = tool_texts
+        self._tool_texts = read.tool_texts
         self._results: list[str | None] = [None] * len(steps)
         self._everything: str | None = None
         self._args_text: str | None = None
@@ -403,3 +357,65 @@ class _Prefix(Sequence):
 
     def __iter__(self) -> Iterator[Step]:
         return itertools.islice(self._items, self._n)
+
+
+class _Messages(NamedTuple):
+    """What the checks read off the transcript, in one pass over it."""
+
+    system: list[str]
+    originals: list[str]  # the user's turns as written
+    users: list[str]  # the user's turns, lowercase
+    cuts: list[int]  # for each assistant turn, how much user text came before it
+    assistant: list[tuple[int, str]]  # (assistant turn, its text)
+    call_pos: dict[Any, int]  # tool call id -> the assistant turn that made it
+    tool_texts: dict[Any, str]  # tool call id -> the tool message's text
+
+
+def _read_messages(messages: Iterable[Any]) -> _Messages:
+    read = _Messages([], [], [], [], [], {}, {})
+    total = 0
+    for message in messages:
+        if type(message) is not dict and not isinstance(message, dict):
+            continue
+        role = message.get("role")
+        content = message.get("content")
+        text = content if type(content) is str else ("" if content is None else message_text(content))
+        if role == "tool":
+            read.tool_texts[message.get("tool_call_id")] = text
+        elif role == "assistant":
+            ordinal = len(read.cuts)
+            read.cuts.append(total)
+            if text and not text.isspace():
+                read.assistant.append((ordinal, text))
+            for call in message.get("tool_calls") or ():
+                if type(call) is dict:
+                    read.call_pos[call.get("id")] = ordinal
+        elif role == "user":
+            if not read.originals:
+                read.originals.append(text)
+            text = text.lower()
+            read.users.append(text)
+            total += len(text) + 1
+        elif role == "system" or role == "developer":
+            read.system.append(text)
+    return read
+
+
+def _read_steps(raw_steps: Iterable[Any], call_pos: Mapping[Any, int], cuts: list[int],
+                everything: int) -> tuple[list[Step], dict[str, list[Step]]]:
+    """The ledger's steps, each placed at the assistant turn that made it, and grouped by tool."""
+    steps: list[Step] = []
+    by_tool: dict[str, list[Step]] = {}
+    for raw in raw_steps:
+        if not isinstance(raw, dict):
+            continue
+        step = Step(raw, len(steps))
+        pos = call_pos.get(step.call_id) if step.call_id is not None else None
+        step.pos = pos
+        step.cut = cuts[pos] if pos is not None else everything
+        steps.append(step)
+        if step.tool in by_tool:
+            by_tool[step.tool].append(step)
+        else:
+            by_tool[step.tool] = [step]
+    return steps, by_tool
