@@ -210,28 +210,13 @@ def load_spec(
     >>> spec.tools[0].name, spec.tools[0].kind
     ('lookup_order', 'read')
     """
-    raw: dict[str, Any] = {}
-    origin: str | None = None
-    if isinstance(source, Spec):
-        if tools is None and system_prompt is None and rubric is None and kinds is None and name is None:
-            return source
-        raw = {"tools": [t.to_dict() for t in source.tools], "system_prompt": source.system_prompt,
-               "rubric": source.rubric, "name": source.name,
-               "kinds": {t.name: t.kind for t in source.tools}}
-        origin = source.source
-    elif isinstance(source, str | os.PathLike):
-        raw, origin = _read_path(Path(source))
-    elif isinstance(source, Mapping):
-        raw = dict(source)
-    elif source is not None:
-        raw = {"tools": _tool_list(source)}
+    if isinstance(source, Spec) and tools is None and system_prompt is None and rubric is None \
+            and kinds is None and name is None:
+        return source
+    raw, origin = _raw_spec(source)
     _check_spec_keys(raw, origin)
-    if tools is not None:
-        raw["tools"] = list(tools)
-    if system_prompt is not None:
-        raw["system_prompt"] = system_prompt
-    if rubric is not None:
-        raw["rubric"] = rubric
+    raw.update((k, v) for k, v in (("tools", None if tools is None else list(tools)),
+                                   ("system_prompt", system_prompt), ("rubric", rubric)) if v is not None)
     prompt = raw.get("system_prompt", raw.get("policy", raw.get("prompt", ""))) or ""
     if not isinstance(prompt, str):
         raise SpecError(f"system_prompt must be a string, got {type(prompt).__name__}", source=origin)
@@ -240,7 +225,33 @@ def load_spec(
         raise SpecError(f"rubric must be a string, got {type(rubric_text).__name__}", source=origin)
     overrides = _kind_overrides(raw.get("kinds"), origin)
     overrides.update(kinds or {})
-    tool_list = raw.get("tools")
+    spec = Spec(
+        tools=_normalised_tools(raw.get("tools"), overrides, origin),
+        system_prompt=prompt.strip(),
+        rubric=rubric_text.strip() if rubric_text else None,
+        name=_spec_name(name or raw.get("name"), origin),
+        source=origin,
+    )
+    for warning in spec.warnings:
+        warnings.warn(warning, SpecWarning, stacklevel=2)
+    return spec
+
+
+def _raw_spec(source: Any) -> tuple[dict[str, Any], str | None]:
+    """The spec's raw mapping and the file it came from, whatever ``source`` is."""
+    if isinstance(source, Spec):
+        raw = {"tools": [t.to_dict() for t in source.tools], "system_prompt": source.system_prompt,
+               "rubric": source.rubric, "name": source.name, "kinds": {t.name: t.kind for t in source.tools}}
+        return raw, source.source
+    if isinstance(source, str | os.PathLike):
+        return _read_path(Path(source))
+    if isinstance(source, Mapping):
+        return dict(source), None
+    return ({"tools": _tool_list(source)} if source is not None else {}), None
+
+
+def _normalised_tools(tool_list: Any, overrides: dict[str, str], origin: str | None) -> tuple[Tool, ...]:
+    """Every tool in one shape, names unique, and every ``kinds=`` override naming one of them."""
     if tool_list is None:
         raise SpecError("no tools: give tools=, or a 'tools' list in the spec", source=origin)
     if isinstance(tool_list, Mapping | str | bytes):
@@ -258,19 +269,15 @@ def load_spec(
     unknown = set(overrides) - seen
     if unknown:
         raise SpecError(f"kinds= names tools that are not in the spec: {', '.join(sorted(unknown))}", source=origin)
-    spec_name = name or raw.get("name") or (Path(origin).stem if origin else "spec")
-    if spec_name in ("spec",) and origin and Path(origin).name.startswith("spec."):
-        spec_name = Path(origin).parent.name
-    spec = Spec(
-        tools=normalised,
-        system_prompt=prompt.strip(),
-        rubric=rubric_text.strip() if rubric_text else None,
-        name=str(spec_name),
-        source=origin,
-    )
-    for warning in spec.warnings:
-        warnings.warn(warning, SpecWarning, stacklevel=2)
-    return spec
+    return normalised
+
+
+def _spec_name(given: Any, origin: str | None) -> str:
+    """The spec's name: given, else its file's stem (a folder's name for ``spec.json`` inside one)."""
+    name = given or (Path(origin).stem if origin else "spec")
+    if name == "spec" and origin and Path(origin).name.startswith("spec."):
+        name = Path(origin).parent.name
+    return str(name)
 
 
 def _tool_list(source: Any) -> list:
