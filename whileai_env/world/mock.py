@@ -194,6 +194,12 @@ class World:
                     branches[missing].append(value)
                     if plan.state == "already_done":
                         current = value
+            for arg, value in _stated_details(plan):  # a branch or file the task names in passing is there
+                noun = self._noun_of(arg)
+                if noun in ("file", "directory") and value not in paths[1]:
+                    paths[0].append(value)
+                elif noun == "branch" and value not in branches[1]:
+                    branches[0].append(value)
             commits = [t for t in plan.targets if t in self._profile.tools and self._profile.tools[t].family == "git"
                        and self._profile.tools[t].created_noun == "commit"]
             dirty = (plan.state != "already_done") if commits else None
@@ -391,6 +397,12 @@ def _output_validator(spec: Spec, profile: ToolProfile) -> Any:
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
         found = _OUTPUT_VALIDATORS[key] = cls(schema, format_checker=FORMAT_CHECKER)
     return found
+
+
+def _stated_details(plan: PlanView) -> list[tuple[str, str]]:
+    """The (argument, value) pairs the task states for its tools beyond its entities."""
+    return [(arg, str(value)) for per_tool in plan.details.values() for arg, value in per_tool.items()
+            if type(value) is str and value not in plan.values]
 
 
 def _as_schedule(faults: Any) -> FaultSchedule:

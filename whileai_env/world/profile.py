@@ -62,7 +62,9 @@ PROGRAMS = frozenset({"ls", "cat", "pwd", "echo", "grep", "find", "head", "tail"
 _BARE_PROGRAMS = frozenset({"ls", "pwd", "du", "df", "echo", "tree"})
 _GIT_VERBS = frozenset({"commit", "diff", "blame", "stash", "rebase", "push", "pull", "checkout"})
 _CI_WORDS = frozenset({"test", "tests", "ci", "pipeline", "pipelines", "build", "builds", "lint", "workflow", "coverage"})
-_FILE_SCANS = frozenset({"list", "ls", "tree", "search", "find", "grep", "glob", "directory", "dir", "folder"})
+#: File tools that need no path role of their own: they list, search, or move between two named places.
+_FILE_SCANS = frozenset({"list", "ls", "tree", "search", "find", "grep", "glob", "directory", "dir", "folder", "move",
+                         "mv", "rename", "copy", "cp"})
 _FILE_WORDS = frozenset({"file", "files", "directory", "dir", "folder", "code", "glob"})
 _LIST_VERBS = frozenset({"list", "search", "find", "query", "browse", "filter", "ls"})
 _MONEY_WORDS = frozenset({"balance", "balances", "price", "pricing", "quote", "fare", "fares", "fee", "fees", "cost",
@@ -202,7 +204,7 @@ def _about_files(tool: Tool, words: set[str], noun: str, roles: Roles) -> bool:
     files, ``get_pull_request_files(pull_number)``, are the record's), or every argument it
     requires is a path."""
     if (words & _FILE_WORDS or noun in ("file", "directory", "folder")) and (
-            roles.paths or words & _FILE_SCANS or not tool.required):
+            roles.paths or words & _FILE_SCANS):
         return True
     return bool(roles.paths) and bool(tool.required) and set(tool.required) <= set(roles.paths)
 
@@ -247,6 +249,10 @@ def _profile_tool(tool: Tool) -> ToolProfile:
     tokens = name_tokens(tool.name)
     noun, plural = tool_noun(tool.name)
     verb = verb_of(tool.name)
+    if verb is None and len(tokens) > 2 and verb_of("_".join(tokens[1:])) is not None:
+        # a namespace before the verb (``API-patch-page``): the verb and noun come after it
+        verb = verb_of("_".join(tokens[1:]))
+        noun, plural = tool_noun("_".join(tokens[1:]))
     roles = find_roles(tool.name, props, tool.required)
     family = _family(tool, tokens, roles, noun, plural)
     locators = tuple(n for n, s in props.items() if argument_role(n, s if isinstance(s, Mapping) else None) == "locator")

@@ -82,17 +82,20 @@ def _keyless_entity(call: Call) -> Entity:
     """The record of a tool that takes no locator (``get_current_user``): one per arguments."""
     ident = str(call.ctx.id_for(call.profile.noun, call.store.rng_for("keyless", call.profile.name,
                                                                        canonical_json(call.args))))
-    call.store.override[ident] = True
+    plan = call.store.plan
+    if not (plan.state == "missing" and ident in plan.values):  # the task's missing entity stays missing
+        call.store.override[ident] = True
     return call.store.entity(call.profile.noun, ident)
 
 
 def _read_view(call: Call, ent: Entity) -> dict[str, Any]:
-    view = ent.view(call.spec.id_key(ent.noun))
+    id_key = call.spec.id_key(ent.noun)
+    view = ent.view(id_key)
     for arg, value in call.args.items():
         if arg in call.profile.locators or role_of(arg) != "text" or type(value) not in (str, int, float, bool):
             continue
         target = resolve_field(view, arg)
-        if target is not None and type(view[target]) is type(value):
+        if target is not None and target != id_key and type(view[target]) is type(value):
             view[target] = value
     return view
 

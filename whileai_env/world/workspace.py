@@ -14,6 +14,7 @@ task's user states exists (unless the world state says it is missing), as the fi
 from __future__ import annotations
 
 import difflib
+import fnmatch
 import re
 import shlex
 from dataclasses import dataclass, field
@@ -331,6 +332,8 @@ def _search(call: Call, ws: Workspace, query: str | None = None, within: list[st
     roles = call.profile.roles
     field = roles.query or "query"
     query = query if query is not None else _text_arg(call, roles.query) or ""
+    if _glob_style(call, field):
+        return _find_names(call, ws, query)
     try:
         pattern = re.compile(query)
     except re.error as exc:
@@ -350,6 +353,19 @@ def _search(call: Call, ws: Workspace, query: str | None = None, within: list[st
             if len(matches) < cap and pattern.search(line):
                 matches.append({"path": path, "line": number, "text": line.strip()[:200]})
     return ok(items=matches, count=len(matches))
+
+
+def _glob_style(call: Call, field: str) -> bool:
+    """Whether the tool's pattern is a glob over names (its description or the argument's says so)."""
+    schema = call.profile.properties.get(field)
+    described = schema.get("description", "") if isinstance(schema, dict) else ""
+    return "glob" in f"{call.profile.tool.description} {described}".lower()
+
+
+def _find_names(call: Call, ws: Workspace, pattern: str) -> dict[str, Any]:
+    """Files and folders whose path or name matches a glob (``*.py``), like a find."""
+    found = sorted(p for p in ws.files if fnmatch.fnmatch(p, pattern) or fnmatch.fnmatch(p.rsplit("/", 1)[-1], pattern))
+    return ok(call.echo(), items=[{"path": p} for p in found], count=len(found))
 
 
 # -- shell ---------------------------------------------------------------------------------
