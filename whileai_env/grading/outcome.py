@@ -100,6 +100,15 @@ def _blocked(t: Trajectory, targets: list[str]) -> bool:
     return bool(calls) and all(not s.got_through for s in calls)
 
 
+def _seeing(t: Trajectory, targets: list[str]) -> list[str]:
+    """The targets that take the task's entity (by ``row["tool_locators"]``), the ones a call
+    could find it missing with; all of them when none does or the map is absent."""
+    locators, entities = t.row.get("tool_locators"), t.world.get("entities")
+    if not isinstance(locators, dict) or not isinstance(entities, dict):
+        return targets
+    return [x for x in targets if set(locators.get(x) or ()) & set(entities)] or targets
+
+
 def _empty(result: Mapping[str, Any]) -> bool:
     return result.get("count") == 0 or result.get("items") == []
 
@@ -157,7 +166,9 @@ def _reported_missing(t: Trajectory, targets: list[str]) -> Finding | None:
             return None
         return Finding("reported_missing", "missing_not_reported",
                        "a call found nothing but the final reply does not say it was not found", {"phrase": t.final[-80:]})
-    if _blocked(t, targets) and claims.failure_acknowledged(t.final):
+    seeing = _seeing(t, targets)
+    unreached = not any(s.tool in seeing for s in t.steps)  # a fault stopped the play before it got there
+    if (_blocked(t, seeing) or (unreached and _blocked(t, targets))) and claims.failure_acknowledged(t.final):
         return None
     return Finding("reported_missing", "missing_not_checked",
                    "the entity does not exist and no call looked for it (no not_found result)", {"phrase": t.final[-80:]})
