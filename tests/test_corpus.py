@@ -105,8 +105,11 @@ def test_readme_lists_every_spec():
     assert not missing, f"README.md lacks {missing}"
 
 
-@pytest.mark.parametrize("path", [p for p in SPEC_PATHS if p.stem not in KNOWN_LOADER_DEFECTS],
-                         ids=[p.stem for p in SPEC_PATHS if p.stem not in KNOWN_LOADER_DEFECTS])
+@pytest.mark.parametrize(
+    "path",
+    [p for p in SPEC_PATHS if p.stem not in KNOWN_LOADER_DEFECTS],
+    ids=[p.stem for p in SPEC_PATHS if p.stem not in KNOWN_LOADER_DEFECTS],
+)
 def test_draw_tasks(path: Path):
     spec = _load(path)
     tasks = wenv.draw_tasks(spec, 20, seed=0)

@@ -6,13 +6,27 @@ How fast it is, is a figure, not a test: ``python scripts/bench/import_time.py``
 import subprocess
 import sys
 
-HEAVY = ("torch", "transformers", "trl", "verifiers", "openai", "peft", "datasets", "accelerate", "ray",
-         "jsonschema", "faker", "yaml")
+HEAVY = (
+    "torch",
+    "transformers",
+    "trl",
+    "verifiers",
+    "openai",
+    "peft",
+    "datasets",
+    "accelerate",
+    "ray",
+    "jsonschema",
+    "faker",
+    "yaml",
+)
 
 
 def _loaded_after(code: str) -> set[str]:
     probe = f"import sys\n{code}\nprint(' '.join(sorted(sys.modules)))"
-    out = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True).stdout
+    out = subprocess.run(
+        [sys.executable, "-c", probe], capture_output=True, text=True, check=True
+    ).stdout
     return set(out.split())
 
 
@@ -28,5 +42,7 @@ def test_import_loads_only_the_facade_and_the_errors():
 
 def test_trainers_package_imports_without_torch():
     code = "import sys, trainers; print(any(m in sys.modules for m in ('torch', 'trl')))"
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.strip()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert out == "False"

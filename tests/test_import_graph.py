@@ -85,7 +85,7 @@ def find_cycle(graph: dict[str, set[str]]) -> list[str] | None:
         stack.append(node)
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                return [*stack[stack.index(nxt):], nxt]
+                return [*stack[stack.index(nxt) :], nxt]
             if nxt not in state and (cycle := visit(nxt)):
                 return cycle
         stack.pop()
@@ -110,7 +110,11 @@ def test_the_checker_finds_a_cycle() -> None:
 
 def test_no_module_imports_the_package_facade() -> None:
     graph = import_graph()
-    users = sorted(m for m, targets in graph.items() if "whileai_env" in targets and m.startswith("whileai_env."))
+    users = sorted(
+        m
+        for m, targets in graph.items()
+        if "whileai_env" in targets and m.startswith("whileai_env.")
+    )
     assert users == [], f"modules importing the whileai_env facade: {users}"
 
 
@@ -122,4 +126,6 @@ def test_core_never_imports_a_heavy_module_at_module_level(heavy: str) -> None:
         tree = ast.parse(path.read_text())
         for node in tree.body:
             names = _imported(node, module, path.name == "__init__.py", {})
-            assert not any(n == heavy or n.startswith(heavy + ".") for n in names), f"{module} imports {heavy} at import time"
+            assert not any(n == heavy or n.startswith(heavy + ".") for n in names), (
+                f"{module} imports {heavy} at import time"
+            )

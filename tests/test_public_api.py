@@ -16,9 +16,15 @@ INIT = Path(wenv.__file__)
 
 def _type_checking_imports() -> dict[str, str]:
     tree = ast.parse(INIT.read_text())
-    block = next(n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test))
-    return {alias.name: node.module for node in block.body if isinstance(node, ast.ImportFrom)
-            for alias in node.names}
+    block = next(
+        n for n in tree.body if isinstance(n, ast.If) and "TYPE_CHECKING" in ast.unparse(n.test)
+    )
+    return {
+        alias.name: node.module
+        for node in block.body
+        if isinstance(node, ast.ImportFrom)
+        for alias in node.names
+    }
 
 
 def test_the_type_checking_mirror_matches_the_table():
@@ -40,7 +46,9 @@ def test_all_is_the_table_the_errors_and_the_submodules():
 
 
 def test_every_public_exception_is_a_whileai_error():
-    classes = [c for _, c in inspect.getmembers(errors, inspect.isclass) if c.__module__ == errors.__name__]
+    classes = [
+        c for _, c in inspect.getmembers(errors, inspect.isclass) if c.__module__ == errors.__name__
+    ]
     assert len(classes) >= 10
     for cls in classes:
         assert issubclass(cls, errors.WhileaiError), cls

@@ -15,13 +15,24 @@ from typing import Any
 
 #: The public names: name -> the module that defines it.
 _PUBLIC: dict[str, str] = {
-    "environment_factory": "trainers.environment", "WhileaiEnvironment": "trainers.environment",
+    "environment_factory": "trainers.environment",
+    "WhileaiEnvironment": "trainers.environment",
     "finish_rollout": "trainers.environment",
-    "task_dataset": "trainers.data", "sft_dataset": "trainers.data", "preference_dataset": "trainers.data",
-    "rollout_pairs": "trainers.data", "tool_face": "trainers.data", "tool_schemas": "trainers.data",
-    "checklist_reward": "trainers.rewards", "judge_reward": "trainers.rewards", "completion_reward": "trainers.rewards",
-    "RunLogger": "trainers.run_logger", "HackMonitor": "trainers.hack_monitor", "LogprobTracker": "trainers.logprobs",
-    "logprob_report": "trainers.logprobs", "mean_kl": "trainers.logprobs", "staleness_report": "trainers.logprobs",
+    "task_dataset": "trainers.data",
+    "sft_dataset": "trainers.data",
+    "preference_dataset": "trainers.data",
+    "rollout_pairs": "trainers.data",
+    "tool_face": "trainers.data",
+    "tool_schemas": "trainers.data",
+    "checklist_reward": "trainers.rewards",
+    "judge_reward": "trainers.rewards",
+    "completion_reward": "trainers.rewards",
+    "RunLogger": "trainers.run_logger",
+    "HackMonitor": "trainers.hack_monitor",
+    "LogprobTracker": "trainers.logprobs",
+    "logprob_report": "trainers.logprobs",
+    "mean_kl": "trainers.logprobs",
+    "staleness_report": "trainers.logprobs",
 }
 
 __all__ = sorted(_PUBLIC)

@@ -23,8 +23,16 @@ from whileai_env.spec.load import Spec, load_spec
 DEFAULT_HOLDOUT = 0.2
 
 
-def draw_split(spec: Spec | Any, n: int, *, mode: str = "rl", split: str | None = "train", seed: int = 0,
-               holdout: float = DEFAULT_HOLDOUT, **draw: Any) -> list[Any]:
+def draw_split(
+    spec: Spec | Any,
+    n: int,
+    *,
+    mode: str = "rl",
+    split: str | None = "train",
+    seed: int = 0,
+    holdout: float = DEFAULT_HOLDOUT,
+    **draw: Any,
+) -> list[Any]:
     """``n`` situations drawn from the spec's grid, then one side of the by-scenario split (the
     package's one split, :func:`whileai_env.export.split.split_by_scenario`)."""
     from whileai_env.export.split import split_by_scenario
@@ -41,12 +49,23 @@ def task_row(spec: Spec, task: Any) -> dict[str, Any]:
     seed, so a training file never carries the answer key.
     """
     prompt = Episode(spec, task, grade=False).messages
-    return {"prompt": prompt, "info": json.dumps(task.public_dict(), ensure_ascii=False, default=str),
-            "task_id": task.task_id}
+    return {
+        "prompt": prompt,
+        "info": json.dumps(task.public_dict(), ensure_ascii=False, default=str),
+        "task_id": task.task_id,
+    }
 
 
-def task_dataset(spec: Spec | Any, n: int = 64, *, mode: str = "rl", split: str | None = "train", seed: int = 0,
-                 holdout: float = DEFAULT_HOLDOUT, **draw: Any) -> Any:
+def task_dataset(
+    spec: Spec | Any,
+    n: int = 64,
+    *,
+    mode: str = "rl",
+    split: str | None = "train",
+    seed: int = 0,
+    holdout: float = DEFAULT_HOLDOUT,
+    **draw: Any,
+) -> Any:
     """A ``datasets.Dataset`` of tasks for ``GRPOTrainer(environment_factory=...)``.
 
     Columns: ``prompt`` (system prompt and opener), ``info`` (the task, JSON) and ``task_id``.
@@ -55,10 +74,17 @@ def task_dataset(spec: Spec | Any, n: int = 64, *, mode: str = "rl", split: str 
     import datasets
 
     the_spec = load_spec(spec)
-    rows = [task_row(the_spec, t) for t in draw_split(the_spec, n, mode=mode, split=split, seed=seed,
-                                                       holdout=holdout, **draw)]
-    features = datasets.Features({"prompt": datasets.List(_message_feature()), "info": datasets.Value("string"),
-                                  "task_id": datasets.Value("string")})
+    rows = [
+        task_row(the_spec, t)
+        for t in draw_split(the_spec, n, mode=mode, split=split, seed=seed, holdout=holdout, **draw)
+    ]
+    features = datasets.Features(
+        {
+            "prompt": datasets.List(_message_feature()),
+            "info": datasets.Value("string"),
+            "task_id": datasets.Value("string"),
+        }
+    )
     return datasets.Dataset.from_list(rows, features=features)
 
 
@@ -69,11 +95,16 @@ def tool_schemas(environment: type[WhileaiEnvironment]) -> list[dict[str, Any]]:
     from transformers.utils import get_json_schema
 
     instance = environment()
-    return [get_json_schema(getattr(instance, name)) for name, _ in inspect.getmembers(environment, inspect.isfunction)
-            if name not in ("reset", "get_reward") and not name.startswith("_")]
+    return [
+        get_json_schema(getattr(instance, name))
+        for name, _ in inspect.getmembers(environment, inspect.isfunction)
+        if name not in ("reset", "get_reward") and not name.startswith("_")
+    ]
 
 
-def tool_face(messages: Sequence[Mapping[str, Any]], environment: type[WhileaiEnvironment]) -> list[dict[str, Any]]:
+def tool_face(
+    messages: Sequence[Mapping[str, Any]], environment: type[WhileaiEnvironment]
+) -> list[dict[str, Any]]:
     """A ``simulate`` transcript as the GRPO environment would have recorded it.
 
     An assistant text followed by a user turn becomes an ``ask_user`` call answered by that turn;
@@ -90,22 +121,40 @@ def tool_face(messages: Sequence[Mapping[str, Any]], environment: type[WhileaiEn
             continue
         opening = False
         if role == "assistant":
-            out.extend(_assistant_face(message, messages[i + 1:], to_method))
+            out.extend(_assistant_face(message, messages[i + 1 :], to_method))
         elif role == "tool":
-            out.append({"role": "tool", "name": to_method.get(str(message.get("name")), message.get("name")),
-                        "content": str(message.get("content") or "")})
+            out.append(
+                {
+                    "role": "tool",
+                    "name": to_method.get(str(message.get("name")), message.get("name")),
+                    "content": str(message.get("content") or ""),
+                }
+            )
         elif role == "user":
-            out.append({"role": "tool", "name": "ask_user", "content": str(message.get("content") or "")})
+            out.append(
+                {"role": "tool", "name": "ask_user", "content": str(message.get("content") or "")}
+            )
     return out
 
 
-def _assistant_face(message: Mapping[str, Any], rest: Sequence[Mapping[str, Any]],
-                    to_method: Mapping[str, str]) -> list[dict[str, Any]]:
+def _assistant_face(
+    message: Mapping[str, Any], rest: Sequence[Mapping[str, Any]], to_method: Mapping[str, str]
+) -> list[dict[str, Any]]:
     content = str(message.get("content") or "")
     calls = [_call_face(c, to_method) for c in message.get("tool_calls") or ()]
     if not calls and rest and rest[0].get("role") == "user":
-        return [{"role": "assistant", "content": "", "tool_calls": [
-            {"type": "function", "function": {"name": "ask_user", "arguments": {"question": content}}}]}]
+        return [
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {
+                        "type": "function",
+                        "function": {"name": "ask_user", "arguments": {"question": content}},
+                    }
+                ],
+            }
+        ]
     if calls:
         return [{"role": "assistant", "content": content, "tool_calls": calls}]
     return [{"role": "assistant", "content": content}]
@@ -120,10 +169,15 @@ def _call_face(call: Mapping[str, Any], to_method: Mapping[str, str]) -> dict[st
             arguments = json.loads(arguments) if arguments.strip() else {}
         except json.JSONDecodeError:
             arguments = {"_raw": arguments}
-    return {"type": "function", "function": {"name": to_method.get(name, name), "arguments": arguments or {}}}
+    return {
+        "type": "function",
+        "function": {"name": to_method.get(name, name), "arguments": arguments or {}},
+    }
 
 
-def sft_dataset(rows: Iterable[Mapping[str, Any]], spec: Spec | Any, *, min_reward: float | None = 1.0) -> Any:
+def sft_dataset(
+    rows: Iterable[Mapping[str, Any]], spec: Spec | Any, *, min_reward: float | None = 1.0
+) -> Any:
     """SFT rows from graded rows whose reward is at least ``min_reward`` (``None`` keeps all):
     conversational ``prompt`` (the opening) and ``completion`` (the agent's play, tool face), so
     TRL's completion-only loss skips the system prompt and tool schemas, plus ``tools``."""
@@ -139,11 +193,15 @@ def sft_dataset(rows: Iterable[Mapping[str, Any]], spec: Spec | Any, *, min_rewa
         cut = _opening_length(messages)
         data.append({"prompt": messages[:cut], "completion": messages[cut:], "tools": tools})
     conversation = datasets.List(_message_feature())
-    features = datasets.Features({"prompt": conversation, "completion": conversation, "tools": datasets.Value("string")})
+    features = datasets.Features(
+        {"prompt": conversation, "completion": conversation, "tools": datasets.Value("string")}
+    )
     return datasets.Dataset.from_list(data, features=features)
 
 
-def rollout_pairs(rows: Iterable[Mapping[str, Any]], *, margin: float = 0.0) -> list[tuple[Mapping, Mapping]]:
+def rollout_pairs(
+    rows: Iterable[Mapping[str, Any]], *, margin: float = 0.0
+) -> list[tuple[Mapping, Mapping]]:
     """``(best, worst)`` per task among graded rollouts, when the best beats the worst by more
     than ``margin`` (ties teach nothing)."""
     by_task: dict[str, list[Mapping[str, Any]]] = {}
@@ -152,7 +210,9 @@ def rollout_pairs(rows: Iterable[Mapping[str, Any]], *, margin: float = 0.0) -> 
             by_task.setdefault(str(row["task_id"]), []).append(row)
     pairs = []
     for group in by_task.values():
-        ranked = sorted(group, key=lambda r: (-float(r["reward"]), int(r.get("rollout_index", 0) or 0)))
+        ranked = sorted(
+            group, key=lambda r: (-float(r["reward"]), int(r.get("rollout_index", 0) or 0))
+        )
         if float(ranked[0]["reward"]) - float(ranked[-1]["reward"]) > margin:
             pairs.append((ranked[0], ranked[-1]))
     return pairs
@@ -167,13 +227,28 @@ def preference_dataset(pairs: Iterable[tuple[Mapping, Mapping]], spec: Spec | An
     tools = json.dumps(tool_schemas(environment))
     data = []
     for chosen, rejected in pairs:
-        good, bad = tool_face(chosen["messages"], environment), tool_face(rejected["messages"], environment)
+        good, bad = (
+            tool_face(chosen["messages"], environment),
+            tool_face(rejected["messages"], environment),
+        )
         cut = _opening_length(good)
-        data.append({"prompt": good[:cut], "chosen": good[cut:], "rejected": bad[_opening_length(bad):],
-                     "tools": tools})
+        data.append(
+            {
+                "prompt": good[:cut],
+                "chosen": good[cut:],
+                "rejected": bad[_opening_length(bad) :],
+                "tools": tools,
+            }
+        )
     messages = datasets.List(_message_feature())
-    features = datasets.Features({"prompt": messages, "chosen": messages, "rejected": messages,
-                                  "tools": datasets.Value("string")})
+    features = datasets.Features(
+        {
+            "prompt": messages,
+            "chosen": messages,
+            "rejected": messages,
+            "tools": datasets.Value("string"),
+        }
+    )
     return datasets.Dataset.from_list(data, features=features)
 
 
@@ -185,7 +260,9 @@ def preference_file_dataset(path: str, spec: Spec | Any) -> Any:
     pairs = []
     for line in read_rows(path):
         chosen, rejected = line["chosen"], line["rejected"]
-        as_row = [side if isinstance(side, Mapping) else {"messages": side} for side in (chosen, rejected)]
+        as_row = [
+            side if isinstance(side, Mapping) else {"messages": side} for side in (chosen, rejected)
+        ]
         pairs.append((as_row[0], as_row[1]))
     return preference_dataset(pairs, spec)
 

@@ -75,8 +75,13 @@ class WhileaiEnvironment:
         episode = self.episode
         if episode.done:
             return ENDED
-        action = {"role": "assistant", "content": "", "tool_calls": [
-            {"type": "function", "function": {"name": tool, "arguments": arguments}}]}
+        action = {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"type": "function", "function": {"name": tool, "arguments": arguments}}
+            ],
+        }
         return str(episode.step(action).messages[-1]["content"])
 
 
@@ -96,12 +101,19 @@ def environment_factory(spec: Spec | Any, **episode_kwargs: Any) -> type[Whileai
     """
     the_spec = load_spec(spec)
     names: dict[str, str] = {}
-    namespace: dict[str, Any] = {"_spec": the_spec, "_episode_kwargs": dict(episode_kwargs), "_tool_names": names}
+    namespace: dict[str, Any] = {
+        "_spec": the_spec,
+        "_episode_kwargs": dict(episode_kwargs),
+        "_tool_names": names,
+    }
     for tool in the_spec.tools:
         method_name = python_name(tool.name, names)
         names[method_name] = tool.name
         namespace[method_name] = _tool_method(method_name, tool)
-    title = "".join(w.capitalize() for w in python_name(the_spec.name or "spec").split("_") if w) or "Spec"
+    title = (
+        "".join(w.capitalize() for w in python_name(the_spec.name or "spec").split("_") if w)
+        or "Spec"
+    )
     return type(f"{title}Environment", (WhileaiEnvironment,), namespace)
 
 
@@ -152,7 +164,11 @@ def final_text(completion: Any) -> str:
         return completion
     if isinstance(completion, Sequence) and completion:
         last = completion[-1]
-        if isinstance(last, Mapping) and last.get("role") == "assistant" and not last.get("tool_calls"):
+        if (
+            isinstance(last, Mapping)
+            and last.get("role") == "assistant"
+            and not last.get("tool_calls")
+        ):
             content = last.get("content")
             return content if isinstance(content, str) else ""
     return ""

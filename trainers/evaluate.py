@@ -23,8 +23,15 @@ def needs_tool(spec: Any, rows: Sequence[Mapping[str, Any]]) -> dict[str, bool]:
     return {r["task_id"]: bool(r["steps"]) for r in played}
 
 
-def evaluate(model: Any, tokenizer: Any, environment: type[WhileaiEnvironment], rows: Sequence[Mapping[str, Any]],
-             *, needs: Mapping[str, bool] | None = None, **play_kwargs: Any) -> dict[str, Any]:
+def evaluate(
+    model: Any,
+    tokenizer: Any,
+    environment: type[WhileaiEnvironment],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    needs: Mapping[str, bool] | None = None,
+    **play_kwargs: Any,
+) -> dict[str, Any]:
     """Play each row once (greedy unless ``temperature=``) and report pass@1 by kind of task."""
     from trainers.rollout import play, rollout_rows
 
@@ -36,8 +43,11 @@ def evaluate(model: Any, tokenizer: Any, environment: type[WhileaiEnvironment], 
         report["no_tool"] = _pass([r for r in graded if needs.get(r["task_id"]) is False])
     well = sum(r["tool_calls_well_formed"] for r in graded)
     bad = sum(r["tool_calls_malformed"] for r in graded)
-    report["tool_calls"] = {"well_formed": well, "malformed": bad, "share_well_formed": well / (well + bad)
-                            if well + bad else None}
+    report["tool_calls"] = {
+        "well_formed": well,
+        "malformed": bad,
+        "share_well_formed": well / (well + bad) if well + bad else None,
+    }
     return report
 
 
@@ -47,11 +57,16 @@ def _pass(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     if not rows:
         return {"tasks": 0, "pass_at_1": None, "ci95": None}
     result = wenv.pass_at(list(rows))
-    return {"tasks": len(rows), "pass_at_1": result.pass_at_1, "ci95": list(result.ci95) if result.ci95 else None}
+    return {
+        "tasks": len(rows),
+        "pass_at_1": result.pass_at_1,
+        "ci95": list(result.ci95) if result.ci95 else None,
+    }
 
 
 def summary_line(name: str, report: Mapping[str, Any]) -> str:
     """One line per evaluation for notes and logs."""
+
     def part(key: str) -> str:
         p = report.get(key) or {}
         if p.get("pass_at_1") is None:
@@ -62,6 +77,9 @@ def summary_line(name: str, report: Mapping[str, Any]) -> str:
 
     calls = report.get("tool_calls") or {}
     share = calls.get("share_well_formed")
-    return (f"{name}: " + "; ".join(part(k) for k in ("all", "needs_tool", "no_tool")) +
-            f"; well-formed tool calls {calls.get('well_formed', 0)}/{calls.get('well_formed', 0) + calls.get('malformed', 0)}"
-            + (f" ({share:.0%})" if share is not None else ""))
+    return (
+        f"{name}: "
+        + "; ".join(part(k) for k in ("all", "needs_tool", "no_tool"))
+        + f"; well-formed tool calls {calls.get('well_formed', 0)}/{calls.get('well_formed', 0) + calls.get('malformed', 0)}"
+        + (f" ({share:.0%})" if share is not None else "")
+    )

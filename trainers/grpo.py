@@ -23,11 +23,20 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     env, args, model_args = parse(GRPOConfig, argv)
     spec = load_spec(env.spec)
     model, tokenizer = load_model(model_args, env)
-    dataset = task_dataset(spec, env.tasks, mode=env.mode, split="train", seed=env.task_seed, holdout=env.holdout)
+    dataset = task_dataset(
+        spec, env.tasks, mode=env.mode, split="train", seed=env.task_seed, holdout=env.holdout
+    )
     run = run_logger(env, args, model_args)
-    trainer = GRPOTrainer(model=model, processing_class=tokenizer, reward_funcs=[checklist_reward], args=args,
-                          train_dataset=dataset, environment_factory=environment_factory(spec),
-                          peft_config=peft_config(model_args, env), callbacks=[run])
+    trainer = GRPOTrainer(
+        model=model,
+        processing_class=tokenizer,
+        reward_funcs=[checklist_reward],
+        args=args,
+        train_dataset=dataset,
+        environment_factory=environment_factory(spec),
+        peft_config=peft_config(model_args, env),
+        callbacks=[run],
+    )
     return train_and_check(trainer, run, spec, env, tokenizer)
 
 

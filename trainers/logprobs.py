@@ -28,11 +28,20 @@ from transformers import TrainerCallback
 class LogprobTracker(TrainerCallback):
     """Score samples ``{"prompt", "completion", "task_id"?, "tools"?}`` under policy and reference."""
 
-    def __init__(self, model: Any, tokenizer: Any, *, samples: Sequence[Mapping[str, Any]] = (),
-                 reference: Any = None, every: int = 10) -> None:
+    def __init__(
+        self,
+        model: Any,
+        tokenizer: Any,
+        *,
+        samples: Sequence[Mapping[str, Any]] = (),
+        reference: Any = None,
+        every: int = 10,
+    ) -> None:
         self.model, self.tokenizer = model, tokenizer
         self.samples, self.every = list(samples), max(1, int(every))
-        self.reference = reference if reference is not None or _is_peft(model) else _frozen_copy(model)
+        self.reference = (
+            reference if reference is not None or _is_peft(model) else _frozen_copy(model)
+        )
         self.version = 0
         self.last_kl: float | None = None
         self.history: list[dict[str, Any]] = []
@@ -50,11 +59,22 @@ class LogprobTracker(TrainerCallback):
                 ids, start = self._tokens(sample)
                 policy = _token_logprobs(self.model, ids, start)
                 with self._reference_context():
-                    ref = _token_logprobs(self.model if self.reference is None else self.reference, ids, start)
+                    ref = _token_logprobs(
+                        self.model if self.reference is None else self.reference, ids, start
+                    )
                 n = len(policy)
-                kl = math.fsum(_k3(p, r) for p, r in zip(policy, ref, strict=True)) / n if n else 0.0
-                out.append({**sample, "logprob": math.fsum(policy), "n_tokens": n, "kl": kl,
-                            "policy_version": self.version})
+                kl = (
+                    math.fsum(_k3(p, r) for p, r in zip(policy, ref, strict=True)) / n if n else 0.0
+                )
+                out.append(
+                    {
+                        **sample,
+                        "logprob": math.fsum(policy),
+                        "n_tokens": n,
+                        "kl": kl,
+                        "policy_version": self.version,
+                    }
+                )
         if was_training:
             self.model.train()
         return out
@@ -66,20 +86,35 @@ class LogprobTracker(TrainerCallback):
             self.last_kl = mean_kl(scored)["overall"]
             self.history.append({"step": state.global_step, "sampled_kl": self.last_kl})
 
-    def on_log(self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **_: Any) -> None:
+    def on_log(
+        self, args: Any, state: Any, control: Any, logs: dict[str, Any] | None = None, **_: Any
+    ) -> None:
         if logs is not None and self.last_kl is not None:
             logs["sampled_kl"] = self.last_kl
 
     def _tokens(self, sample: Mapping[str, Any]) -> tuple[list[int], int]:
         tools = sample.get("tools")
-        prompt = self.tokenizer.apply_chat_template(list(sample["prompt"]), tools=tools, add_generation_prompt=True,
-                                                    tokenize=True, return_dict=False)
-        full = self.tokenizer.apply_chat_template([*sample["prompt"], *sample["completion"]], tools=tools,
-                                                  tokenize=True, return_dict=False)
+        prompt = self.tokenizer.apply_chat_template(
+            list(sample["prompt"]),
+            tools=tools,
+            add_generation_prompt=True,
+            tokenize=True,
+            return_dict=False,
+        )
+        full = self.tokenizer.apply_chat_template(
+            [*sample["prompt"], *sample["completion"]],
+            tools=tools,
+            tokenize=True,
+            return_dict=False,
+        )
         return list(full), len(prompt)
 
     def _reference_context(self) -> Any:
-        return self.model.disable_adapter() if self.reference is None and _is_peft(self.model) else nullcontext()
+        return (
+            self.model.disable_adapter()
+            if self.reference is None and _is_peft(self.model)
+            else nullcontext()
+        )
 
 
 def _k3(policy: float, reference: float) -> float:
@@ -96,7 +131,7 @@ def _token_logprobs(model: Any, ids: list[int], start: int) -> list[float]:
     if start >= len(ids):
         return []
     tensor = torch.tensor([ids], device=model.device)
-    logits = model(tensor).logits[0, start - 1:-1].float()
+    logits = model(tensor).logits[0, start - 1 : -1].float()
     picked = torch.log_softmax(logits, dim=-1).gather(1, tensor[0, start:].unsqueeze(1)).squeeze(1)
     return picked.tolist()
 
@@ -124,25 +159,41 @@ def _frozen_copy(model: Any) -> Any:
 
 def mean_kl(rows: Sequence[Mapping[str, Any]], *, by: str = "task_id") -> dict[str, Any]:
     """The sampled KL over scored rows: ``overall`` (token-weighted) and per ``by`` value."""
+
     def weighted(group: Sequence[Mapping[str, Any]]) -> float | None:
         tokens = sum(int(r.get("n_tokens") or 0) for r in group)
-        return math.fsum(float(r["kl"]) * int(r.get("n_tokens") or 0) for r in group) / tokens if tokens else None
+        return (
+            math.fsum(float(r["kl"]) * int(r.get("n_tokens") or 0) for r in group) / tokens
+            if tokens
+            else None
+        )
 
     scored = [r for r in rows if isinstance(r.get("kl"), int | float)]
     groups: dict[str, list[Mapping[str, Any]]] = {}
     for row in scored:
         groups.setdefault(str(row.get(by)), []).append(row)
-    return {"overall": weighted(scored), "by": by, "groups": {k: weighted(v) for k, v in sorted(groups.items())},
-            "rows": len(scored)}
+    return {
+        "overall": weighted(scored),
+        "by": by,
+        "groups": {k: weighted(v) for k, v in sorted(groups.items())},
+        "rows": len(scored),
+    }
 
 
 def logprob_report(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
     """Sampled logprob per row and per token, over rows that carry ``logprob`` and ``n_tokens``."""
     scored = [r for r in rows if isinstance(r.get("logprob"), int | float) and r.get("n_tokens")]
     tokens = sum(int(r["n_tokens"]) for r in scored)
-    return {"rows": len(scored), "tokens": tokens,
-            "mean_logprob": math.fsum(float(r["logprob"]) for r in scored) / len(scored) if scored else None,
-            "logprob_per_token": math.fsum(float(r["logprob"]) for r in scored) / tokens if tokens else None}
+    return {
+        "rows": len(scored),
+        "tokens": tokens,
+        "mean_logprob": math.fsum(float(r["logprob"]) for r in scored) / len(scored)
+        if scored
+        else None,
+        "logprob_per_token": math.fsum(float(r["logprob"]) for r in scored) / tokens
+        if tokens
+        else None,
+    }
 
 
 def staleness_report(rows: Sequence[Mapping[str, Any]], version: int) -> dict[str, Any]:
@@ -151,5 +202,10 @@ def staleness_report(rows: Sequence[Mapping[str, Any]], version: int) -> dict[st
     versioned = [r for r in rows if isinstance(r.get("policy_version"), int)]
     stale = [r for r in versioned if r["policy_version"] != version]
     lag = max((version - r["policy_version"] for r in stale), default=0)
-    return {"rows": len(versioned), "stale": len(stale), "share": len(stale) / len(versioned) if versioned else None,
-            "max_lag": lag, "version": version}
+    return {
+        "rows": len(versioned),
+        "stale": len(stale),
+        "share": len(stale) / len(versioned) if versioned else None,
+        "max_lag": lag,
+        "version": version,
+    }

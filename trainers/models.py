@@ -39,15 +39,24 @@ def load_tokenizer(path: str, template: str = "auto") -> Any:
     return tool_template(AutoTokenizer.from_pretrained(path), template)
 
 
-def lora_config(r: int = 16, alpha: int = 32, dropout: float = 0.05, target_modules: Any = "all-linear") -> Any:
+def lora_config(
+    r: int = 16, alpha: int = 32, dropout: float = 0.05, target_modules: Any = "all-linear"
+) -> Any:
     """A causal-LM LoRA config (``peft.LoraConfig``) for the trainers' ``peft_config=``."""
     from peft import LoraConfig
 
-    return LoraConfig(r=r, lora_alpha=alpha, lora_dropout=dropout, target_modules=target_modules,
-                      task_type="CAUSAL_LM")
+    return LoraConfig(
+        r=r,
+        lora_alpha=alpha,
+        lora_dropout=dropout,
+        target_modules=target_modules,
+        task_type="CAUSAL_LM",
+    )
 
 
-def prepare_checkpoint(path: str, *, template: str = "auto", max_positions: int | None = None) -> str:
+def prepare_checkpoint(
+    path: str, *, template: str = "auto", max_positions: int | None = None
+) -> str:
     """Rewrite a local checkpoint once so the configs can load it as is: a tool-aware chat
     template saved with the tokenizer and, when given, a longer ``max_position_embeddings``
     (rotary models need no new weights for it; TRL stops a tool loop at that length)."""

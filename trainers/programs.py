@@ -20,21 +20,44 @@ from typing import Any
 class EnvArguments:
     """The environment side of a training run."""
 
-    spec: str = field(default="configs/specs/order-support.json", metadata={"help": "The spec (tools + system prompt)."})
-    tasks: int = field(default=64, metadata={"help": "Situations drawn from the grid (then split by scenario)."})
-    mode: str = field(default="rl", metadata={"help": "The draw's mode: explore, sft, rl, adaptive."})
+    spec: str = field(
+        default="configs/specs/order-support.json",
+        metadata={"help": "The spec (tools + system prompt)."},
+    )
+    tasks: int = field(
+        default=64, metadata={"help": "Situations drawn from the grid (then split by scenario)."}
+    )
+    mode: str = field(
+        default="rl", metadata={"help": "The draw's mode: explore, sft, rl, adaptive."}
+    )
     task_seed: int = field(default=0, metadata={"help": "Seed of the task draw and of the split."})
     holdout: float = field(default=0.2, metadata={"help": "Share of scenarios held out."})
-    eval_tasks: int = field(default=0, metadata={"help": "Held-out tasks played before and after (0: no check)."})
-    eval_max_new_tokens: int = field(default=256, metadata={"help": "Tokens per turn when evaluating."})
+    eval_tasks: int = field(
+        default=0, metadata={"help": "Held-out tasks played before and after (0: no check)."}
+    )
+    eval_max_new_tokens: int = field(
+        default=256, metadata={"help": "Tokens per turn when evaluating."}
+    )
     eval_max_turns: int = field(default=8, metadata={"help": "Model turns per evaluated rollout."})
-    run_dir: str = field(default="runs/train", metadata={"help": "Where the run record is written."})
-    template: str = field(default="auto", metadata={"help": "Chat template: auto (keep a tool-aware one) or qwen2_5."})
-    adapter: str | None = field(default=None, metadata={"help": "A LoRA adapter to start from (SFT's output)."})
-    rows: str | None = field(default=None, metadata={"help": "SFT: graded rows (JSONL); default oracle rows."})
-    pairs: str = field(default="policy", metadata={
-        "help": "DPO pairs: 'policy' (on-policy rollouts, best vs worst), 'reference' (oracle vs seeded agent), "
-                "or a JSONL path (preference lines with chosen/rejected, or graded rows)."})
+    run_dir: str = field(
+        default="runs/train", metadata={"help": "Where the run record is written."}
+    )
+    template: str = field(
+        default="auto", metadata={"help": "Chat template: auto (keep a tool-aware one) or qwen2_5."}
+    )
+    adapter: str | None = field(
+        default=None, metadata={"help": "A LoRA adapter to start from (SFT's output)."}
+    )
+    rows: str | None = field(
+        default=None, metadata={"help": "SFT: graded rows (JSONL); default oracle rows."}
+    )
+    pairs: str = field(
+        default="policy",
+        metadata={
+            "help": "DPO pairs: 'policy' (on-policy rollouts, best vs worst), 'reference' (oracle vs seeded agent), "
+            "or a JSONL path (preference lines with chosen/rejected, or graded rows)."
+        },
+    )
     rollouts_per_task: int = field(default=4, metadata={"help": "DPO on-policy rollouts per task."})
 
 
@@ -43,7 +66,8 @@ def parse(config_class: type, argv: Sequence[str] | None = None) -> tuple[EnvArg
     from trl import ModelConfig, TrlParser
 
     parsed = TrlParser((EnvArguments, config_class, ModelConfig)).parse_args_and_config(
-        args=None if argv is None else list(argv))
+        args=None if argv is None else list(argv)
+    )
     return parsed[0], parsed[1], parsed[2]
 
 
@@ -54,7 +78,9 @@ def load_model(model_args: Any, env: EnvArguments, *, trainable: bool = True) ->
     from trainers.models import load_tokenizer
 
     tokenizer = load_tokenizer(model_args.model_name_or_path, env.template)
-    model = AutoModelForCausalLM.from_pretrained(model_args.model_name_or_path, dtype=model_args.dtype or "auto")
+    model = AutoModelForCausalLM.from_pretrained(
+        model_args.model_name_or_path, dtype=model_args.dtype or "auto"
+    )
     if env.adapter:
         from peft import PeftModel
 
@@ -75,7 +101,9 @@ def run_logger(env: EnvArguments, *configs: Any) -> Any:
 
     merged = {"env": dataclasses.asdict(env)}
     for config in configs:
-        merged[type(config).__name__] = config.to_dict() if hasattr(config, "to_dict") else dataclasses.asdict(config)
+        merged[type(config).__name__] = (
+            config.to_dict() if hasattr(config, "to_dict") else dataclasses.asdict(config)
+        )
     return RunLogger(env.run_dir, config=merged)
 
 
@@ -85,20 +113,36 @@ def holdout_rows(spec: Any, env: EnvArguments) -> list[dict[str, Any]]:
 
     if env.eval_tasks <= 0:
         return []
-    data = task_dataset(spec, env.tasks, mode=env.mode, split="holdout", seed=env.task_seed, holdout=env.holdout)
+    data = task_dataset(
+        spec, env.tasks, mode=env.mode, split="holdout", seed=env.task_seed, holdout=env.holdout
+    )
     return [data[i] for i in range(min(env.eval_tasks, len(data)))]
 
 
-def check_holdout(model: Any, tokenizer: Any, spec: Any, env: EnvArguments, rows: list, needs: dict | None,
-                  name: str) -> dict[str, Any] | None:
+def check_holdout(
+    model: Any,
+    tokenizer: Any,
+    spec: Any,
+    env: EnvArguments,
+    rows: list,
+    needs: dict | None,
+    name: str,
+) -> dict[str, Any] | None:
     """Evaluate on the holdout rows and write ``eval-<name>.json`` beside the run record."""
     from trainers.environment import environment_factory
     from trainers.evaluate import evaluate, summary_line
 
     if not rows:
         return None
-    report = evaluate(model, tokenizer, environment_factory(spec), rows, needs=needs,
-                      max_new_tokens=env.eval_max_new_tokens, max_turns=env.eval_max_turns)
+    report = evaluate(
+        model,
+        tokenizer,
+        environment_factory(spec),
+        rows,
+        needs=needs,
+        max_new_tokens=env.eval_max_new_tokens,
+        max_turns=env.eval_max_turns,
+    )
     out = {k: v for k, v in report.items() if k != "rows"}
     out["line"] = summary_line(name, report)
     Path(env.run_dir).mkdir(parents=True, exist_ok=True)
@@ -107,7 +151,9 @@ def check_holdout(model: Any, tokenizer: Any, spec: Any, env: EnvArguments, rows
     return report
 
 
-def train_and_check(trainer: Any, run: Any, spec: Any, env: EnvArguments, tokenizer: Any) -> dict[str, Any]:
+def train_and_check(
+    trainer: Any, run: Any, spec: Any, env: EnvArguments, tokenizer: Any
+) -> dict[str, Any]:
     """Held-out check before, train, save, check after, verdict on the run record."""
     from trainers.evaluate import needs_tool
 
@@ -133,7 +179,9 @@ def train_tasks(spec: Any, env: EnvArguments) -> list[Any]:
     """The training side of the run's draw (the tasks ``task_dataset`` serves)."""
     from trainers.data import draw_split
 
-    return draw_split(spec, env.tasks, mode=env.mode, split="train", seed=env.task_seed, holdout=env.holdout)
+    return draw_split(
+        spec, env.tasks, mode=env.mode, split="train", seed=env.task_seed, holdout=env.holdout
+    )
 
 
 def training_rows(spec: Any, env: EnvArguments) -> list[dict[str, Any]]:
@@ -142,7 +190,11 @@ def training_rows(spec: Any, env: EnvArguments) -> list[dict[str, Any]]:
 
     if env.rows:
         return wenv.read_rows(env.rows)
-    return wenv.simulate("oracle", spec=spec, tasks=train_tasks(spec, env), repeats=1, quiet=True).grade().rows
+    return (
+        wenv.simulate("oracle", spec=spec, tasks=train_tasks(spec, env), repeats=1, quiet=True)
+        .grade()
+        .rows
+    )
 
 
 def preference_data(model: Any, tokenizer: Any, spec: Any, env: EnvArguments) -> Any:
@@ -156,14 +208,27 @@ def preference_data(model: Any, tokenizer: Any, spec: Any, env: EnvArguments) ->
         from trainers.rollout import play, rollout_rows
 
         rows = [task_row(spec, t) for t in train_tasks(spec, env)]
-        rollouts = play(model, tokenizer, environment_factory(spec), rows, k=env.rollouts_per_task, temperature=1.0,
-                        max_new_tokens=env.eval_max_new_tokens, max_turns=env.eval_max_turns)
+        rollouts = play(
+            model,
+            tokenizer,
+            environment_factory(spec),
+            rows,
+            k=env.rollouts_per_task,
+            temperature=1.0,
+            max_new_tokens=env.eval_max_new_tokens,
+            max_turns=env.eval_max_turns,
+        )
         graded = rollout_rows(rollouts)
     elif env.pairs == "reference":
         tasks = train_tasks(spec, env)
-        graded = [*wenv.simulate("oracle", spec=spec, tasks=tasks, repeats=1, quiet=True).grade().rows,
-                  *wenv.simulate(wenv.seeded_agent(spec, rate=1.0), spec=spec, tasks=tasks, repeats=1,
-                                 quiet=True).grade().rows]
+        graded = [
+            *wenv.simulate("oracle", spec=spec, tasks=tasks, repeats=1, quiet=True).grade().rows,
+            *wenv.simulate(
+                wenv.seeded_agent(spec, rate=1.0), spec=spec, tasks=tasks, repeats=1, quiet=True
+            )
+            .grade()
+            .rows,
+        ]
     else:
         lines = wenv.read_rows(env.pairs)
         if lines and "chosen" in lines[0]:
@@ -171,5 +236,7 @@ def preference_data(model: Any, tokenizer: Any, spec: Any, env: EnvArguments) ->
         graded = lines
     pairs = rollout_pairs(graded)
     if not pairs:
-        raise ValueError(f"no preference pairs from {env.pairs!r}: every task's rollouts scored the same")
+        raise ValueError(
+            f"no preference pairs from {env.pairs!r}: every task's rollouts scored the same"
+        )
     return preference_dataset(pairs, spec)

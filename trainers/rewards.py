@@ -21,15 +21,24 @@ from whileai_env.spec.load import Spec, load_spec
 RewardFn = Callable[..., list[float | None]]
 
 
-def checklist_reward(completions: Sequence[Any], environments: Sequence[Any] | None = None,
-                     log_metric: Callable[[str, float], None] | None = None, **_: Any) -> list[float | None]:
+def checklist_reward(
+    completions: Sequence[Any],
+    environments: Sequence[Any] | None = None,
+    log_metric: Callable[[str, float], None] | None = None,
+    **_: Any,
+) -> list[float | None]:
     """The episode's own grade (the checklist, or the ``judge=`` the factory was given) per rollout.
 
     Also logs ``whileai/tool_calls``, ``whileai/faults_fired`` and ``whileai/ask_user`` means.
     """
     if environments is None:
-        raise ValueError("checklist_reward reads the rollouts' environments: pass environment_factory= to GRPOTrainer")
-    episodes = [finish_rollout(env, completion) for env, completion in zip(environments, completions, strict=True)]
+        raise ValueError(
+            "checklist_reward reads the rollouts' environments: pass environment_factory= to GRPOTrainer"
+        )
+    episodes = [
+        finish_rollout(env, completion)
+        for env, completion in zip(environments, completions, strict=True)
+    ]
     if log_metric is not None:
         _log_episode_metrics(episodes, log_metric)
     return [_number(e.reward().get("reward")) for e in episodes]
@@ -40,10 +49,16 @@ def judge_reward(judge: Callable[[dict], Any], *, name: str | None = None) -> Re
     the judge contract); ``name`` becomes its ``rewards/<name>`` column in TRL's logs."""
     from whileai_env.grading.judge import judge_name, judge_verdict
 
-    def reward(completions: Sequence[Any], environments: Sequence[Any] | None = None, **_: Any) -> list:
+    def reward(
+        completions: Sequence[Any], environments: Sequence[Any] | None = None, **_: Any
+    ) -> list:
         if environments is None:
-            raise ValueError("judge_reward reads the rollouts' environments: pass environment_factory=")
-        episodes = [finish_rollout(env, c) for env, c in zip(environments, completions, strict=True)]
+            raise ValueError(
+                "judge_reward reads the rollouts' environments: pass environment_factory="
+            )
+        episodes = [
+            finish_rollout(env, c) for env, c in zip(environments, completions, strict=True)
+        ]
         return [_number(judge_verdict(judge, e.row()).reward) for e in episodes]
 
     reward.__name__ = name or judge_name(judge)
@@ -59,7 +74,11 @@ def completion_reward(spec: Spec | Any, **episode_kwargs: Any) -> RewardFn:
     def reward(completions: Sequence[Any], **columns: Any) -> list[float | None]:
         out = []
         for i, completion in enumerate(completions):
-            row = {k: v[i] for k, v in columns.items() if isinstance(v, list) and len(v) == len(completions)}
+            row = {
+                k: v[i]
+                for k, v in columns.items()
+                if isinstance(v, list) and len(v) == len(completions)
+            }
             episode = Episode.from_row(row, the_spec, **episode_kwargs)
             replay(episode, completion)
             out.append(_number(episode.reward().get("reward")))
@@ -95,7 +114,9 @@ def _as_action(turn: Mapping[str, Any]) -> Any:
     asks = [c for c in calls if (c.get("function") or c).get("name") == "ask_user"]
     if asks and len(asks) == len(calls):
         arguments = (asks[0].get("function") or asks[0]).get("arguments") or {}
-        return str(arguments.get("question", "")) if isinstance(arguments, Mapping) else str(arguments)
+        return (
+            str(arguments.get("question", "")) if isinstance(arguments, Mapping) else str(arguments)
+        )
     return dict(turn)
 
 
@@ -107,7 +128,9 @@ def _number(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-def _log_episode_metrics(episodes: Sequence[Episode], log_metric: Callable[[str, float], None]) -> None:
+def _log_episode_metrics(
+    episodes: Sequence[Episode], log_metric: Callable[[str, float], None]
+) -> None:
     n = max(len(episodes), 1)
     log_metric("whileai/tool_calls", sum(len(e.world.ledger) for e in episodes) / n)
     log_metric("whileai/faults_fired", sum(len(e.world.faults_fired) for e in episodes) / n)

@@ -37,20 +37,35 @@ class Rollout:
 
 
 def _tools(environment: WhileaiEnvironment) -> list[Any]:
-    return [getattr(environment, n) for n, _ in inspect.getmembers(type(environment), inspect.isfunction)
-            if n not in ("reset", "get_reward") and not n.startswith("_")]
+    return [
+        getattr(environment, n)
+        for n, _ in inspect.getmembers(type(environment), inspect.isfunction)
+        if n not in ("reset", "get_reward") and not n.startswith("_")
+    ]
 
 
-def play(model: Any, tokenizer: Any, environment: type[WhileaiEnvironment], rows: Sequence[Mapping[str, Any]], *,
-         k: int = 1, max_new_tokens: int = 256, max_turns: int = 8, temperature: float = 0.0,
-         seed: int = 0) -> list[Rollout]:
+def play(
+    model: Any,
+    tokenizer: Any,
+    environment: type[WhileaiEnvironment],
+    rows: Sequence[Mapping[str, Any]],
+    *,
+    k: int = 1,
+    max_new_tokens: int = 256,
+    max_turns: int = 8,
+    temperature: float = 0.0,
+    seed: int = 0,
+) -> list[Rollout]:
     """``k`` rollouts of ``model`` per dataset row (a :func:`trainers.task_dataset` row), graded."""
     import torch
     from trl.chat_template_utils import add_response_schema
 
     from trainers.rewards import checklist_reward
 
-    if getattr(tokenizer, "response_template", None) is None and getattr(tokenizer, "response_schema", None) is None:
+    if (
+        getattr(tokenizer, "response_template", None) is None
+        and getattr(tokenizer, "response_schema", None) is None
+    ):
         add_response_schema(tokenizer)
     torch.manual_seed(seed)
     out = []
@@ -61,18 +76,33 @@ def play(model: Any, tokenizer: Any, environment: type[WhileaiEnvironment], rows
             rollout = Rollout(env, [dict(m) for m in row["prompt"]], [])
             _play_one(model, tokenizer, rollout, max_new_tokens, max_turns, temperature)
             out.append(rollout)
-    rewards = checklist_reward([r.completion for r in out], environments=[r.environment for r in out])
+    rewards = checklist_reward(
+        [r.completion for r in out], environments=[r.environment for r in out]
+    )
     for rollout, reward in zip(out, rewards, strict=True):
         rollout.reward = reward
     return out
 
 
-def _play_one(model: Any, tokenizer: Any, rollout: Rollout, max_new_tokens: int, max_turns: int,
-              temperature: float) -> None:
+def _play_one(
+    model: Any,
+    tokenizer: Any,
+    rollout: Rollout,
+    max_new_tokens: int,
+    max_turns: int,
+    temperature: float,
+) -> None:
     tools = _tools(rollout.environment)
     by_name = {t.__name__: t for t in tools}
     for _ in range(max_turns):
-        message = _generate(model, tokenizer, rollout.prompt + rollout.completion, tools, max_new_tokens, temperature)
+        message = _generate(
+            model,
+            tokenizer,
+            rollout.prompt + rollout.completion,
+            tools,
+            max_new_tokens,
+            temperature,
+        )
         rollout.completion.append(message)
         calls = message.get("tool_calls") or []
         if not calls:
@@ -81,7 +111,9 @@ def _play_one(model: Any, tokenizer: Any, rollout: Rollout, max_new_tokens: int,
             rollout.completion.append(_run_call(call, by_name, rollout))
 
 
-def _run_call(call: Mapping[str, Any], by_name: Mapping[str, Any], rollout: Rollout) -> dict[str, Any]:
+def _run_call(
+    call: Mapping[str, Any], by_name: Mapping[str, Any], rollout: Rollout
+) -> dict[str, Any]:
     """Call the method as TRL does (an exception becomes the tool's ``{"error": ...}`` reply)."""
     function = call.get("function") or {}
     name = str(function.get("name") or "")
@@ -99,18 +131,32 @@ def _run_call(call: Mapping[str, Any], by_name: Mapping[str, Any], rollout: Roll
     return {"role": "tool", "name": name, "content": str(result)}
 
 
-def _generate(model: Any, tokenizer: Any, messages: list[dict[str, Any]], tools: list[Any], max_new_tokens: int,
-              temperature: float) -> dict[str, Any]:
+def _generate(
+    model: Any,
+    tokenizer: Any,
+    messages: list[dict[str, Any]],
+    tools: list[Any],
+    max_new_tokens: int,
+    temperature: float,
+) -> dict[str, Any]:
     import torch
 
-    prompt_ids = tokenizer.apply_chat_template(messages, tools=tools, add_generation_prompt=True, tokenize=True,
-                                               return_dict=False)
+    prompt_ids = tokenizer.apply_chat_template(
+        messages, tools=tools, add_generation_prompt=True, tokenize=True, return_dict=False
+    )
     inputs = torch.tensor([prompt_ids], device=model.device)
-    sampling = {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
+    sampling = (
+        {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
+    )
     with torch.no_grad():
-        output = model.generate(inputs, attention_mask=torch.ones_like(inputs), max_new_tokens=max_new_tokens,
-                                pad_token_id=tokenizer.pad_token_id, **sampling)
-    new = output[0, inputs.shape[1]:].tolist()
+        output = model.generate(
+            inputs,
+            attention_mask=torch.ones_like(inputs),
+            max_new_tokens=max_new_tokens,
+            pad_token_id=tokenizer.pad_token_id,
+            **sampling,
+        )
+    new = output[0, inputs.shape[1] :].tolist()
     try:
         parsed = tokenizer.parse_response(new, prefix=prompt_ids, tools=tools)
     except Exception:  # an unparsable completion is the model's text, as TRL falls back to

@@ -43,11 +43,17 @@ class RunLogger(TrainerCallback):
         with self._metrics.open("a", encoding="utf-8") as fh:
             fh.write(json.dumps({"step": int(step), **clean}, sort_keys=True) + "\n")
         for key, value in clean.items():
-            if isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value):
+            if (
+                isinstance(value, int | float)
+                and not isinstance(value, bool)
+                and math.isfinite(value)
+            ):
                 self.series.setdefault(key, []).append((int(step), value))
         self.last.update(clean)
 
-    def holdout(self, before: Any, after: Any, *, metric: str = "pass_at_1", seed: int = 0) -> dict[str, Any]:
+    def holdout(
+        self, before: Any, after: Any, *, metric: str = "pass_at_1", seed: int = 0
+    ) -> dict[str, Any]:
         """Record the held-out measure before and after (numbers, per-task outcomes or graded
         rows) and its verdict word; see :func:`trainers.verdict.holdout_verdict`."""
         self.holdout_record = holdout_verdict(before, after, metric=metric, seed=seed)
@@ -74,16 +80,31 @@ class RunLogger(TrainerCallback):
 
     def summary(self) -> dict[str, Any]:
         """What ``summary.json`` holds."""
-        return json.loads((self.path / "summary.json").read_text()) if (self.path / "summary.json").exists() else {}
+        return (
+            json.loads((self.path / "summary.json").read_text())
+            if (self.path / "summary.json").exists()
+            else {}
+        )
 
     # -- TrainerCallback hooks ----------------------------------------------------------------------
 
     def on_train_begin(self, args: Any, state: Any, control: Any, **kwargs: Any) -> None:
-        config = {"args": _jsonable(args.to_dict()) if hasattr(args, "to_dict") else {}, **_jsonable(self.config)}
-        (self.path / "config.json").write_text(json.dumps(config, indent=2, sort_keys=True, default=str))
+        config = {
+            "args": _jsonable(args.to_dict()) if hasattr(args, "to_dict") else {},
+            **_jsonable(self.config),
+        }
+        (self.path / "config.json").write_text(
+            json.dumps(config, indent=2, sort_keys=True, default=str)
+        )
 
-    def on_log(self, args: Any, state: Any, control: Any, logs: Mapping[str, Any] | None = None,
-               **kwargs: Any) -> None:
+    def on_log(
+        self,
+        args: Any,
+        state: Any,
+        control: Any,
+        logs: Mapping[str, Any] | None = None,
+        **kwargs: Any,
+    ) -> None:
         if logs:
             self.log(state.global_step, **logs)
 
@@ -93,8 +114,13 @@ class RunLogger(TrainerCallback):
     # -- files ----------------------------------------------------------------------------------------
 
     def _write_summary(self, curves: str | None = None) -> dict[str, Any]:
-        summary = {"status": self.status, "reason": self.reason, "last": self.last, "holdout": self.holdout_record,
-                   "notes": self.notes}
+        summary = {
+            "status": self.status,
+            "reason": self.reason,
+            "last": self.last,
+            "holdout": self.holdout_record,
+            "notes": self.notes,
+        }
         if curves is not None:
             summary["curves"] = curves
         elif (old := self.summary()).get("curves"):
@@ -112,7 +138,11 @@ class RunLogger(TrainerCallback):
         except ImportError:
             self.notes.append("no curves: matplotlib is not installed")
             return None
-        keys = [k for k, points in self.series.items() if len(points) >= 2 and k not in ("epoch", "step_time")]
+        keys = [
+            k
+            for k, points in self.series.items()
+            if len(points) >= 2 and k not in ("epoch", "step_time")
+        ]
         if not keys:
             return None
         cols = min(3, len(keys))
@@ -123,7 +153,7 @@ class RunLogger(TrainerCallback):
             ax.plot(steps, values, marker=".")
             ax.set_title(key, fontsize=8)
             ax.tick_params(labelsize=7)
-        for ax in list(axes.flat)[len(keys):]:
+        for ax in list(axes.flat)[len(keys) :]:
             ax.axis("off")
         fig.tight_layout()
         out = self.path / "curves.png"

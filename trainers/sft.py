@@ -30,8 +30,14 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
     model, tokenizer = load_model(model_args, env)
     dataset = sft_dataset(training_rows(spec, env), spec)
     run = run_logger(env, args, model_args)
-    trainer = SFTTrainer(model=model, processing_class=tokenizer, args=args, train_dataset=dataset,
-                         peft_config=peft_config(model_args, env), callbacks=[run])
+    trainer = SFTTrainer(
+        model=model,
+        processing_class=tokenizer,
+        args=args,
+        train_dataset=dataset,
+        peft_config=peft_config(model_args, env),
+        callbacks=[run],
+    )
     return train_and_check(trainer, run, spec, env, tokenizer)
 
 

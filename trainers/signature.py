@@ -22,7 +22,13 @@ from whileai_env.spec.arguments import entity_noun
 
 #: Method names TRL treats specially or the environment class uses itself.
 RESERVED = frozenset({"reset", "get_reward", "ask_user"})
-_SCALARS: dict[str, Any] = {"string": str, "integer": int, "number": float, "boolean": bool, "null": type(None)}
+_SCALARS: dict[str, Any] = {
+    "string": str,
+    "integer": int,
+    "number": float,
+    "boolean": bool,
+    "null": type(None),
+}
 #: Words that end the description block of a Google docstring in transformers' parser.
 _SECTION = re.compile(r"\b(Args|Arguments|Returns|Raises):", re.IGNORECASE)
 #: transformers reads a trailing ``(choices: [...])`` as JSON; a spec's own text must not end so.
@@ -37,7 +43,11 @@ def python_name(name: str, taken: Iterable[str] = ()) -> str:
     ('get_order', 'getOrder', 'class_', 'reset_')
     """
     used = set(taken) | RESERVED
-    base = name if name.isidentifier() and not name.startswith("_") else "_".join(name_tokens(name)) or "arg"
+    base = (
+        name
+        if name.isidentifier() and not name.startswith("_")
+        else "_".join(name_tokens(name)) or "arg"
+    )
     if base[0].isdigit():
         base = f"n_{base}"
     if keyword.iskeyword(base) or base in RESERVED:
@@ -92,10 +102,16 @@ def constraint_words(schema: Any) -> str:
         words.append(f"format {schema['format']}")
     if isinstance(schema.get("pattern"), str):
         words.append(f"matching {schema['pattern']}")
-    for key, phrase in (("minimum", "at least"), ("maximum", "at most"), ("exclusiveMinimum", "more than"),
-                        ("exclusiveMaximum", "less than"), ("minLength", "at least {} characters"),
-                        ("maxLength", "at most {} characters"), ("minItems", "at least {} items"),
-                        ("maxItems", "at most {} items")):
+    for key, phrase in (
+        ("minimum", "at least"),
+        ("maximum", "at most"),
+        ("exclusiveMinimum", "more than"),
+        ("exclusiveMaximum", "less than"),
+        ("minLength", "at least {} characters"),
+        ("maxLength", "at most {} characters"),
+        ("minItems", "at least {} items"),
+        ("maxItems", "at most {} items"),
+    ):
         value = schema.get(key)
         if isinstance(value, int | float) and not isinstance(value, bool):
             words.append(phrase.format(value) if "{}" in phrase else f"{phrase} {value}")
@@ -112,8 +128,10 @@ def _nested_words(schema: Mapping[str, Any]) -> list[str]:
     if not isinstance(props, Mapping) or not props:
         return []
     required = [k for k in inner.get("required") or () if k in props]
-    keys = ", ".join(f"{k} ({(props[k] or {}).get('type', 'any')})" if isinstance(props[k], Mapping) else str(k)
-                     for k in props)
+    keys = ", ".join(
+        f"{k} ({(props[k] or {}).get('type', 'any')})" if isinstance(props[k], Mapping) else str(k)
+        for k in props
+    )
     out = [f"{'each item has' if inner is not schema else 'keys'} {keys}"]
     if required:
         out.append(f"required keys {', '.join(required)}")
@@ -135,7 +153,9 @@ def argument_description(name: str, schema: Any) -> str:
     return f"{text} ({extra})" if extra else text
 
 
-def tool_signature(parameters: Mapping[str, Any]) -> tuple[inspect.Signature, dict[str, Any], dict[str, str]]:
+def tool_signature(
+    parameters: Mapping[str, Any],
+) -> tuple[inspect.Signature, dict[str, Any], dict[str, str]]:
     """``(signature, annotations, python name -> schema name)`` for a tool's parameter schema.
 
     Required arguments come first with no default; the rest default to ``None`` (so the schema
@@ -153,15 +173,22 @@ def tool_signature(parameters: Mapping[str, Any]) -> tuple[inspect.Signature, di
         hint = type_hint(props[schema_name])
         annotations[py] = hint
         default = inspect.Parameter.empty if schema_name in required else None
-        params.append(inspect.Parameter(py, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint))
+        params.append(
+            inspect.Parameter(py, inspect.Parameter.KEYWORD_ONLY, default=default, annotation=hint)
+        )
     return inspect.Signature(params), annotations, names
 
 
-def tool_docstring(description: Any, parameters: Mapping[str, Any], names: Mapping[str, str], tool: str) -> str:
+def tool_docstring(
+    description: Any, parameters: Mapping[str, Any], names: Mapping[str, str], tool: str
+) -> str:
     """A Google-style docstring: the tool's description, then one ``Args:`` line per argument."""
     props = parameters.get("properties") or {}
     head = clean_text(description, f"The {' '.join(name_tokens(tool)) or tool} tool.")
     if not names:
         return head
-    lines = [f"    {py}: {argument_description(schema_name, props[schema_name])}" for py, schema_name in names.items()]
+    lines = [
+        f"    {py}: {argument_description(schema_name, props[schema_name])}"
+        for py, schema_name in names.items()
+    ]
     return "\n".join([head, "", "Args:", *lines])

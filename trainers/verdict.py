@@ -16,13 +16,16 @@ BETTER, WORSE, SAME = "Better", "Worse", "About the same"
 LOWER_IS_BETTER = ("loss", "eval_loss")
 
 
-def paired_interval(before: Sequence[float], after: Sequence[float], *, seed: int = 0,
-                    n_boot: int = 2000) -> tuple[float, float] | None:
+def paired_interval(
+    before: Sequence[float], after: Sequence[float], *, seed: int = 0, n_boot: int = 2000
+) -> tuple[float, float] | None:
     """Percentile 95% interval of the mean paired difference, or ``None`` under three pairs."""
     import numpy as np
 
     if len(before) != len(after):
-        raise ValueError(f"paired outcomes need the same tasks: {len(before)} before, {len(after)} after")
+        raise ValueError(
+            f"paired outcomes need the same tasks: {len(before)} before, {len(after)} after"
+        )
     if len(before) < 3:
         return None
     diffs = np.asarray(after, dtype=float) - np.asarray(before, dtype=float)
@@ -31,8 +34,11 @@ def paired_interval(before: Sequence[float], after: Sequence[float], *, seed: in
     return float(low), float(high)
 
 
-def paired_by_task(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]) -> tuple[list, list]:
+def paired_by_task(
+    before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[str, Any]]
+) -> tuple[list, list]:
     """Per-task pass rates of two graded row sets, on the tasks both graded (in sorted order)."""
+
     def rates(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
         groups: dict[str, list[float]] = {}
         for row in rows:
@@ -45,7 +51,9 @@ def paired_by_task(before: Sequence[Mapping[str, Any]], after: Sequence[Mapping[
     return [b[k] for k in shared], [a[k] for k in shared]
 
 
-def holdout_verdict(before: Any, after: Any, *, metric: str = "pass_at_1", seed: int = 0) -> dict[str, Any]:
+def holdout_verdict(
+    before: Any, after: Any, *, metric: str = "pass_at_1", seed: int = 0
+) -> dict[str, Any]:
     """The verdict record: ``before``/``after`` as numbers, per-task sequences or graded rows."""
     if _rows(before) and _rows(after):
         before, after = paired_by_task(before, after)
@@ -62,12 +70,21 @@ def holdout_verdict(before: Any, after: Any, *, metric: str = "pass_at_1", seed:
     else:
         delta = sign * (a - b)
         word = BETTER if delta > 0 else WORSE if delta < 0 else SAME
-    return {"metric": metric, "before": b, "after": a, "delta": a - b, "ci95": list(interval) if interval else None,
-            "tasks": n, "verdict": word}
+    return {
+        "metric": metric,
+        "before": b,
+        "after": a,
+        "delta": a - b,
+        "ci95": list(interval) if interval else None,
+        "tasks": n,
+        "verdict": word,
+    }
 
 
 def _rows(value: Any) -> bool:
-    return isinstance(value, Sequence) and bool(value) and all(isinstance(v, Mapping) for v in value)
+    return (
+        isinstance(value, Sequence) and bool(value) and all(isinstance(v, Mapping) for v in value)
+    )
 
 
 def _mean(values: Sequence[float]) -> float:

@@ -69,8 +69,25 @@ class FaultBuilder(Protocol):
     """``builder(tool, arguments, fresh, params, key) -> result``: what a call looks like when a
     fault of this kind fires (``fresh`` is the real result, for payload kinds)."""
 
-    def __call__(self, tool: Any, arguments: dict[str, Any], fresh: dict[str, Any] | None,
-                 params: Mapping[str, Any], key: str, /) -> dict[str, Any]: ...
+    def __call__(
+        self,
+        tool: Any,
+        arguments: dict[str, Any],
+        fresh: dict[str, Any] | None,
+        params: Mapping[str, Any],
+        key: str,
+        /,
+    ) -> dict[str, Any]: ...
 
 
-__all__ = ["Agent", "Execute", "FaultBuilder", "Judge", "Message", "RawVerdict", "Row", "StepPolicy", "User"]
+__all__ = [
+    "Agent",
+    "Execute",
+    "FaultBuilder",
+    "Judge",
+    "Message",
+    "RawVerdict",
+    "Row",
+    "StepPolicy",
+    "User",
+]

@@ -38,7 +38,11 @@ def corpus_paths(given: list[str]) -> list[Path]:
     if given:
         return [Path(p) for p in given]
     folder = ROOT / "tests" / "corpus"
-    return sorted(p for p in folder.iterdir() if p.suffix in (".json", ".yaml", ".yml") and p.name != "labels.json")
+    return sorted(
+        p
+        for p in folder.iterdir()
+        if p.suffix in (".json", ".yaml", ".yml") and p.name != "labels.json"
+    )
 
 
 def kind_labels(spec_path: Path) -> dict[str, str]:
@@ -57,7 +61,9 @@ def schema_failures(spec: wenv.Spec, rows: list[dict[str, Any]]) -> list[str]:
     for tool in spec.tools:
         schema = dict(tool.parameters)
         cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
-        validators[tool.name] = cls(schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER)
+        validators[tool.name] = cls(
+            schema, format_checker=jsonschema.Draft202012Validator.FORMAT_CHECKER
+        )
     failures = []
     for row in rows:
         for step in row["steps"]:
@@ -75,7 +81,11 @@ def cause(row: dict[str, Any], spec: wenv.Spec, labels: dict[str, str]) -> str:
     """Why a checkable task scored below 1 (see the module docstring)."""
     for target in row["world"].get("targets", []) if isinstance(row.get("world"), dict) else []:
         label = labels.get(target)
-        if label and spec.tool(target).kind != label and not (label == "write" and spec.tool(target).is_write):
+        if (
+            label
+            and spec.tool(target).kind != label
+            and not (label == "write" and spec.tool(target).is_write)
+        ):
             return "kind/family"
     for step in row["steps"]:
         error = step["result"].get("error") if isinstance(step.get("result"), dict) else None
@@ -87,17 +97,31 @@ def cause(row: dict[str, Any], spec: wenv.Spec, labels: dict[str, str]) -> str:
 def measure(path: Path, budget: int, rate: float, verbose: bool) -> dict[str, Any]:
     """Play the oracle on ``budget`` tasks of one spec at one fault rate; summarise the rows."""
     spec = wenv.load_spec(path)
-    rows = wenv.simulate("oracle", spec=spec, mode="explore", budget=budget, fault_rate=rate, quiet=True).grade().rows
+    rows = (
+        wenv.simulate(
+            "oracle", spec=spec, mode="explore", budget=budget, fault_rate=rate, quiet=True
+        )
+        .grade()
+        .rows
+    )
     checkable = [r for r in rows if r["markers"].get("outcome_checked") == 1.0]
     labels = kind_labels(path)
     below = [r for r in checkable if r["reward"] < 1.0]
     causes = Counter(cause(r, spec, labels) for r in below)
     if verbose:
         for r in below[:8]:
-            print(f"    {cause(r, spec, labels):>16}  {r['scenario_dimensions']['tool']}: {r['reason'][:150]}")
+            print(
+                f"    {cause(r, spec, labels):>16}  {r['scenario_dimensions']['tool']}: {r['reason'][:150]}"
+            )
     mean = sum(r["reward"] for r in checkable) / len(checkable) if checkable else float("nan")
-    return {"rows": len(rows), "checkable": len(checkable), "mean": mean, "causes": causes,
-            "schema": schema_failures(spec, rows), "calls": sum(len(r["steps"]) for r in rows)}
+    return {
+        "rows": len(rows),
+        "checkable": len(checkable),
+        "mean": mean,
+        "causes": causes,
+        "schema": schema_failures(spec, rows),
+        "calls": sum(len(r["steps"]) for r in rows),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -105,7 +129,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("specs", nargs="*", help="spec files (default: tests/corpus/*.json|yaml)")
     parser.add_argument("--budget", type=int, default=300, help="tasks per spec and rate")
     parser.add_argument("--rates", type=float, nargs="+", default=[0.8, 0.0])
-    parser.add_argument("-v", "--verbose", action="store_true", help="print failing tasks and schema failures")
+    parser.add_argument(
+        "-v", "--verbose", action="store_true", help="print failing tasks and schema failures"
+    )
     args = parser.parse_args(argv)
     totals: Counter[str] = Counter()
     worst = 1.0
@@ -116,7 +142,9 @@ def main(argv: list[str] | None = None) -> int:
         except wenv.SpecError as exc:
             print(f"  does not load: {exc}")
             continue
-        print(f"  {'rate':>4} {'rows':>5} {'check':>5} {'oracle':>7} {'calls':>6} {'schema✗':>8}  below 1 by cause")
+        print(
+            f"  {'rate':>4} {'rows':>5} {'check':>5} {'oracle':>7} {'calls':>6} {'schema✗':>8}  below 1 by cause"
+        )
         for rate in args.rates:
             m = measure(path, args.budget, rate, args.verbose)
             worst = min(worst, m["mean"]) if m["checkable"] else worst
@@ -126,12 +154,17 @@ def main(argv: list[str] | None = None) -> int:
             totals["checkable"] += m["checkable"]
             totals["below 1"] += sum(m["causes"].values())
             causes = ", ".join(f"{k} {n}" for k, n in m["causes"].most_common()) or "-"
-            print(f"  {rate:>4} {m['rows']:>5} {m['checkable']:>5} {m['mean']:>7.4f} {m['calls']:>6} "
-                  f"{len(m['schema']):>8}  {causes}")
+            print(
+                f"  {rate:>4} {m['rows']:>5} {m['checkable']:>5} {m['mean']:>7.4f} {m['calls']:>6} "
+                f"{len(m['schema']):>8}  {causes}"
+            )
             if args.verbose:
                 for line in sorted(set(m["schema"]))[:8]:
                     print(f"    schema: {line}")
-    print(f"\nall specs: worst oracle mean {worst:.4f}; " + ", ".join(f"{k} {n}" for k, n in totals.items()))
+    print(
+        f"\nall specs: worst oracle mean {worst:.4f}; "
+        + ", ".join(f"{k} {n}" for k, n in totals.items())
+    )
     return 0
 
 

@@ -43,9 +43,36 @@ SLOW_MS = 50.0
 NON_OBJECTS = ("5", "[1]", "null", '"x"', "true", "-0.5")
 SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 FRAGMENTS = (
-    "<tool_call>", "</tool_call>", "```", "```json\n", "{", "}", "[", "]", '"', "\\", "\n", " ", ",", ":",
-    '"name"', '"arguments"', '"function"', '"parameters"', "9" * 120, "NaN", "-1e999", "\ud800", "\x00",
-    "x", "null", "true", '{"role": "assistant", "content": ', '"tool_calls": [', "\u202e", "é",
+    "<tool_call>",
+    "</tool_call>",
+    "```",
+    "```json\n",
+    "{",
+    "}",
+    "[",
+    "]",
+    '"',
+    "\\",
+    "\n",
+    " ",
+    ",",
+    ":",
+    '"name"',
+    '"arguments"',
+    '"function"',
+    '"parameters"',
+    "9" * 120,
+    "NaN",
+    "-1e999",
+    "\ud800",
+    "\x00",
+    "x",
+    "null",
+    "true",
+    '{"role": "assistant", "content": ',
+    '"tool_calls": [',
+    "\u202e",
+    "é",
 )
 
 
@@ -79,7 +106,9 @@ def spec_paths() -> list[Path]:
     paths = []
     for folder in (ROOT / "configs" / "specs", ROOT / "tests" / "corpus"):
         if folder.is_dir():
-            paths += [p for p in sorted(folder.iterdir()) if p.suffix in SPEC_SUFFIXES or p.is_dir()]
+            paths += [
+                p for p in sorted(folder.iterdir()) if p.suffix in SPEC_SUFFIXES or p.is_dir()
+            ]
     return paths
 
 
@@ -109,25 +138,46 @@ def _noise(r: random.Random, size: int) -> str:
 def _value(r: random.Random, depth: int = 0) -> Any:
     """A random JSON-ish value, sometimes not JSON at all."""
     pick = r.randrange(12 if depth < 3 else 8)
-    leaves = [None, r.random() < 0.5, r.randint(-10**6, 10**6), r.random() * 1e6, _noise(r, r.randint(0, 6)),
-              "ORD-" + str(r.randint(1, 9999)), math.nan, 10 ** r.choice((3, 30, 400))]
+    leaves = [
+        None,
+        r.random() < 0.5,
+        r.randint(-(10**6), 10**6),
+        r.random() * 1e6,
+        _noise(r, r.randint(0, 6)),
+        "ORD-" + str(r.randint(1, 9999)),
+        math.nan,
+        10 ** r.choice((3, 30, 400)),
+    ]
     if pick < 8:
         return leaves[pick]
     if pick < 10:
         return [_value(r, depth + 1) for _ in range(r.randint(0, 3))]
-    return {r.choice(("order_id", "id", "email", "amount", "x", "")): _value(r, depth + 1) for _ in range(r.randint(0, 3))}
+    return {
+        r.choice(("order_id", "id", "email", "amount", "x", "")): _value(r, depth + 1)
+        for _ in range(r.randint(0, 3))
+    }
 
 
 def _arguments(r: random.Random, spec: wenv.Spec, tool: Any) -> Any:
-    return {name: _value(r) for name in list(tool.properties)[: r.randint(0, 4)]} or {"x": _value(r)}
+    return {name: _value(r) for name in list(tool.properties)[: r.randint(0, 4)]} or {
+        "x": _value(r)
+    }
 
 
 def valid_call(r: random.Random, spec: wenv.Spec) -> Any:
     tool = r.choice(spec.tools)
     args = {name: "ORD-" + str(r.randint(1, 999)) for name in tool.required}
-    return {"role": "assistant", "content": None,
-            "tool_calls": [{"id": f"c{r.randint(0, 99)}", "type": "function",
-                            "function": {"name": tool.name, "arguments": _json(args)}}]}
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": f"c{r.randint(0, 99)}",
+                "type": "function",
+                "function": {"name": tool.name, "arguments": _json(args)},
+            }
+        ],
+    }
 
 
 def mutated_call(r: random.Random, spec: wenv.Spec) -> Any:
@@ -140,7 +190,11 @@ def mutated_call(r: random.Random, spec: wenv.Spec) -> Any:
         odd = r.choice(NON_OBJECTS)
         return f'<tool_call>{{"name": "{tool.name}", "arguments": {odd}}}'
     if shape == 2:
-        return {"role": "assistant", "content": "", "tool_calls": [{"function": {"name": tool.name, "arguments": args}}]}
+        return {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [{"function": {"name": tool.name, "arguments": args}}],
+        }
     return "Sure.\n```json\n" + f'{{"name": "{tool.name}", "arguments": {_json(args)}}}' + "\n```"
 
 
@@ -151,8 +205,13 @@ def noise_text(r: random.Random, spec: wenv.Spec) -> Any:
 def deep(r: random.Random, spec: wenv.Spec) -> Any:
     depth = r.choice((40, 1000, 3000, 20000))
     body = r.choice(("[" * depth, '{"a":' * depth, "[" * depth + "]" * depth))
-    return r.choice((body, f"<tool_call>{body}</tool_call>",
-                     {"tool_calls": [{"function": {"name": spec.tools[0].name, "arguments": body}}]}))
+    return r.choice(
+        (
+            body,
+            f"<tool_call>{body}</tool_call>",
+            {"tool_calls": [{"function": {"name": spec.tools[0].name, "arguments": body}}]},
+        )
+    )
 
 
 def huge_number(r: random.Random, spec: wenv.Spec) -> Any:
@@ -166,37 +225,74 @@ def huge_number(r: random.Random, spec: wenv.Spec) -> Any:
 def odd_value(r: random.Random, spec: wenv.Spec) -> Any:
     cyclic: dict = {}
     cyclic["me"] = cyclic
-    return r.choice([
-        None, b"\xff\xfe\x00junk", math.nan, math.inf, 7, {1, 2}, frozenset(), (), [1, None, "a"], Unprintable(),
-        [Unprintable()], cyclic, [cyclic], bytearray(b"<tool_call>"), object(), 10**5000, True, [{"x": 1}],
-    ])
+    return r.choice(
+        [
+            None,
+            b"\xff\xfe\x00junk",
+            math.nan,
+            math.inf,
+            7,
+            {1, 2},
+            frozenset(),
+            (),
+            [1, None, "a"],
+            Unprintable(),
+            [Unprintable()],
+            cyclic,
+            [cyclic],
+            bytearray(b"<tool_call>"),
+            object(),
+            10**5000,
+            True,
+            [{"x": 1}],
+        ]
+    )
 
 
 def junk_message(r: random.Random, spec: wenv.Spec) -> Any:
     cyclic: dict = {"a": 1}
     cyclic["b"] = cyclic
-    content = r.choice([None, 5, b"bytes", [{"type": "text", "text": r.choice([None, 5, b"x", "ok", Unprintable()])}],
-                        {"nested": True}, Unprintable(), _noise(r, 10)])
-    function = {"name": r.choice([spec.tools[0].name, "", 5, None, Unprintable(), "n" * 10000]),
-                "arguments": r.choice([cyclic, {(1, 2): 3}, {1: 2}, 10**5000, Unprintable(), "{", "[]", None, {"x": b"y"}])}
-    calls = r.choice([[{"function": function}], {"function": function}, 5, "x", [5, None], [Unprintable()]])
+    content = r.choice(
+        [
+            None,
+            5,
+            b"bytes",
+            [{"type": "text", "text": r.choice([None, 5, b"x", "ok", Unprintable()])}],
+            {"nested": True},
+            Unprintable(),
+            _noise(r, 10),
+        ]
+    )
+    function = {
+        "name": r.choice([spec.tools[0].name, "", 5, None, Unprintable(), "n" * 10000]),
+        "arguments": r.choice(
+            [cyclic, {(1, 2): 3}, {1: 2}, 10**5000, Unprintable(), "{", "[]", None, {"x": b"y"}]
+        ),
+    }
+    calls = r.choice(
+        [[{"function": function}], {"function": function}, 5, "x", [5, None], [Unprintable()]]
+    )
     return {"role": r.choice(["assistant", None, 5]), "content": content, "tool_calls": calls}
 
 
 def long_text(r: random.Random, spec: wenv.Spec) -> Any:
     size = r.choice((8192, 65536, 200_000))
-    return r.choice([
-        "<tool_call>a" + "\n" * size + "b",
-        ("```{x}y" * (size // 7 + 1))[:size],
-        '"' + '\\"' * (size // 2),
-        "[]" * (size // 2),
-        "<tool_call>" * (size // 11),
-        ("{" + '"a": [' * 5) * (size // 32),
-    ])
+    return r.choice(
+        [
+            "<tool_call>a" + "\n" * size + "b",
+            ("```{x}y" * (size // 7 + 1))[:size],
+            '"' + '\\"' * (size // 2),
+            "[]" * (size // 2),
+            "<tool_call>" * (size // 11),
+            ("{" + '"a": [' * 5) * (size // 32),
+        ]
+    )
 
 
 def oversize(r: random.Random, spec: wenv.Spec) -> Any:
-    return r.choice(["x" * 300_000, {"role": "assistant", "content": "y" * 300_000}, b"z" * 2_000_000])
+    return r.choice(
+        ["x" * 300_000, {"role": "assistant", "content": "y" * 300_000}, b"z" * 2_000_000]
+    )
 
 
 def _json(value: Any) -> str:
@@ -207,9 +303,15 @@ def _json(value: Any) -> str:
 
 
 FAMILIES = {
-    "valid_call": (valid_call, 20), "mutated_call": (mutated_call, 25), "noise_text": (noise_text, 20),
-    "deep": (deep, 5), "huge_number": (huge_number, 5), "odd_value": (odd_value, 8),
-    "junk_message": (junk_message, 12), "long_text": (long_text, 3), "oversize": (oversize, 2),
+    "valid_call": (valid_call, 20),
+    "mutated_call": (mutated_call, 25),
+    "noise_text": (noise_text, 20),
+    "deep": (deep, 5),
+    "huge_number": (huge_number, 5),
+    "odd_value": (odd_value, 8),
+    "junk_message": (junk_message, 12),
+    "long_text": (long_text, 3),
+    "oversize": (oversize, 2),
 }
 
 
@@ -244,7 +346,9 @@ def run(n: int, seed: int) -> dict[str, Any]:
         parse_ms = (time.perf_counter() - start) * 1000
         parser_worst = max(parser_worst, parse_ms)
         parser_cpu_worst = max(parser_cpu_worst, (time.thread_time() - cpu) * 1000)
-        parser_no_gc_worst = max(parser_no_gc_worst, (time.thread_time() - cpu) * 1000 - (clock.ms - paused))
+        parser_no_gc_worst = max(
+            parser_no_gc_worst, (time.thread_time() - cpu) * 1000 - (clock.ms - paused)
+        )
         if parse_ms > SLOW_MS:
             stats[family]["parse_over_50ms"] += 1
         start, cpu, paused = time.perf_counter(), time.thread_time(), clock.ms
@@ -279,10 +383,20 @@ def run(n: int, seed: int) -> dict[str, Any]:
                 rows["invalid"] += 1
             current[k] = None
     times.sort()
-    return {"n": n, "seed": seed, "specs": [name for name, _, _ in envs], "skipped": skipped, "stats": stats,
-            "times": times, "worst": worst, "rows": rows,
-            "parser_worst": parser_worst, "parser_cpu_worst": parser_cpu_worst,
-            "parser_no_gc_worst": parser_no_gc_worst, "gc_ms": clock.ms}
+    return {
+        "n": n,
+        "seed": seed,
+        "specs": [name for name, _, _ in envs],
+        "skipped": skipped,
+        "stats": stats,
+        "times": times,
+        "worst": worst,
+        "rows": rows,
+        "parser_worst": parser_worst,
+        "parser_cpu_worst": parser_cpu_worst,
+        "parser_no_gc_worst": parser_no_gc_worst,
+        "gc_ms": clock.ms,
+    }
 
 
 def report(result: dict[str, Any], elapsed: float) -> None:
@@ -291,28 +405,42 @@ def report(result: dict[str, Any], elapsed: float) -> None:
     pct = lambda q: times[min(len(times) - 1, int(q * len(times)))]  # noqa: E731
     print(f"specs: {len(result['specs'])} ({', '.join(result['specs'])})")
     if result["skipped"]:
-        print(f"specs skipped (refused at load): {len(result['skipped'])}: {', '.join(result['skipped'])}")
+        print(
+            f"specs skipped (refused at load): {len(result['skipped'])}: {', '.join(result['skipped'])}"
+        )
     print(f"actions: {result['n']:,} (seed {result['seed']}) in {elapsed:.1f} s")
     print(f"raised: {total['raised']}")
-    print(f"steps over {SLOW_MS:.0f} ms: {total['over_50ms']} wall ({total['over_50ms_final']} of them the episode's "
-          f"last, graded step), {total['cpu_over_50ms']} CPU ({total['cpu_over_50ms_final']} last steps), "
-          f"{total['cpu_no_gc_over_50ms']} CPU less GC pauses ({total['cpu_no_gc_over_50ms_final']} last steps)")
-    print(f"max step ms: {result['worst'][0]:.1f} ({result['worst'][1]})   p50 {pct(0.5):.2f}   p99 {pct(0.99):.2f}")
-    print(f"parse_action alone: max {result['parser_worst']:.1f} ms wall, {result['parser_cpu_worst']:.1f} ms CPU, "
-          f"{result['parser_no_gc_worst']:.1f} ms CPU less GC pauses; over {SLOW_MS:.0f} ms wall: "
-          f"{total['parse_over_50ms']}")
+    print(
+        f"steps over {SLOW_MS:.0f} ms: {total['over_50ms']} wall ({total['over_50ms_final']} of them the episode's "
+        f"last, graded step), {total['cpu_over_50ms']} CPU ({total['cpu_over_50ms_final']} last steps), "
+        f"{total['cpu_no_gc_over_50ms']} CPU less GC pauses ({total['cpu_no_gc_over_50ms_final']} last steps)"
+    )
+    print(
+        f"max step ms: {result['worst'][0]:.1f} ({result['worst'][1]})   p50 {pct(0.5):.2f}   p99 {pct(0.99):.2f}"
+    )
+    print(
+        f"parse_action alone: max {result['parser_worst']:.1f} ms wall, {result['parser_cpu_worst']:.1f} ms CPU, "
+        f"{result['parser_no_gc_worst']:.1f} ms CPU less GC pauses; over {SLOW_MS:.0f} ms wall: "
+        f"{total['parse_over_50ms']}"
+    )
     print(f"garbage collector: {result['gc_ms'] / 1000:.1f} s in all")
-    print(f"rows checked: {result['rows']['checked']:,}   rows invalid: {result['rows']['invalid']}")
+    print(
+        f"rows checked: {result['rows']['checked']:,}   rows invalid: {result['rows']['invalid']}"
+    )
     print("per family: actions / raised / steps over 50 ms (last steps)")
     for family in FAMILIES:
         s = stats[family]
         kinds = ", ".join(f"{k[7:]} {v}" for k, v in s.items() if k.startswith("raised "))
-        print(f"  {family:13s} {s['actions']:7,} {s['raised']:6} {s['over_50ms']:6} ({s['over_50ms_final']})"
-              + (f"  raised: {kinds}" if kinds else ""))
+        print(
+            f"  {family:13s} {s['actions']:7,} {s['raised']:6} {s['over_50ms']:6} ({s['over_50ms_final']})"
+            + (f"  raised: {kinds}" if kinds else "")
+        )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--n", type=int, default=100_000, help="hostile actions to play")
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()

@@ -37,7 +37,9 @@ class Clock:
         self.env = 0.0
 
     def timed(self, fn: Any) -> Any:
-        @functools.wraps(fn)  # keeps the signature, hints and docstring TRL reads a tool's schema from
+        @functools.wraps(
+            fn
+        )  # keeps the signature, hints and docstring TRL reads a tool's schema from
         def wrapper(*args: Any, **kwargs: Any) -> Any:
             start = time.perf_counter()
             try:
@@ -50,9 +52,15 @@ class Clock:
 
 def timed_environment(env_class: type, clock: Clock) -> type:
     """A subclass whose reset and engine calls are timed (tool methods go through ``_call``)."""
-    return type(env_class.__name__, (env_class,), {
-        "reset": clock.timed(env_class.reset), "_call": clock.timed(env_class._call),
-        "ask_user": clock.timed(env_class.ask_user)})
+    return type(
+        env_class.__name__,
+        (env_class,),
+        {
+            "reset": clock.timed(env_class.reset),
+            "_call": clock.timed(env_class._call),
+            "ask_user": clock.timed(env_class.ask_user),
+        },
+    )
 
 
 def main() -> None:
@@ -73,12 +81,20 @@ def main() -> None:
 
     spec = wenv.load_spec(args.spec)
     drawn = wenv.draw_tasks(spec, 4 * args.tasks, mode="rl", seed=3)
-    rows = {r["task_id"]: r for r in wenv.simulate("oracle", spec=spec, tasks=drawn, repeats=1, quiet=True).rows}
+    rows = {
+        r["task_id"]: r
+        for r in wenv.simulate("oracle", spec=spec, tasks=drawn, repeats=1, quiet=True).rows
+    }
     tasks = [t for t in drawn if rows[t.task_id]["steps"]][: args.tasks]
-    scripts = {t.task_id: [oracle_script(rows[t.task_id]), without_tools(oracle_script(rows[t.task_id]))] * 2
-               for t in tasks}
+    scripts = {
+        t.task_id: [oracle_script(rows[t.task_id]), without_tools(oracle_script(rows[t.task_id]))]
+        * 2
+        for t in tasks
+    }
     tmp = Path(tempfile.mkdtemp(prefix="grpo-bench-"))
-    model = prepare_checkpoint(str(build_tiny_model(tmp / "tiny")), template="qwen2_5", max_positions=32768)
+    model = prepare_checkpoint(
+        str(build_tiny_model(tmp / "tiny")), template="qwen2_5", max_positions=32768
+    )
     tokenizer = load_tokenizer(model)
     generation = ScriptedGeneration(scripts, {t.task_id: t.opener for t in tasks}, tokenizer)
     clock = Clock()
@@ -96,22 +112,45 @@ def main() -> None:
             return generation(prompt_ids), None
 
     reward = clock.timed(checklist_reward)
-    config = GRPOConfig(output_dir=str(tmp / "out"), use_cpu=True, per_device_train_batch_size=4, num_generations=4,
-                        max_steps=args.steps, max_completion_length=4096, logging_steps=1, report_to="none",
-                        save_strategy="no", bf16=False, seed=0, disable_tqdm=True)
-    trainer = Scripted(model=model, processing_class=tokenizer, reward_funcs=[reward], args=config,
-                       train_dataset=Dataset.from_list([task_row(spec, t) for t in tasks]),
-                       environment_factory=timed_environment(environment_factory(spec), clock), callbacks=[Steps()])
+    config = GRPOConfig(
+        output_dir=str(tmp / "out"),
+        use_cpu=True,
+        per_device_train_batch_size=4,
+        num_generations=4,
+        max_steps=args.steps,
+        max_completion_length=4096,
+        logging_steps=1,
+        report_to="none",
+        save_strategy="no",
+        bf16=False,
+        seed=0,
+        disable_tqdm=True,
+    )
+    trainer = Scripted(
+        model=model,
+        processing_class=tokenizer,
+        reward_funcs=[reward],
+        args=config,
+        train_dataset=Dataset.from_list([task_row(spec, t) for t in tasks]),
+        environment_factory=timed_environment(environment_factory(spec), clock),
+        callbacks=[Steps()],
+    )
     trainer.train()
-    measured = steps[args.warmup:] or steps
+    measured = steps[args.warmup :] or steps
     wall = [w for w, _ in measured]
     env = [e for _, e in measured]
     share = sum(env) / sum(wall)
-    print(f"spec {Path(args.spec).name}: {len(measured)} steps after {args.warmup} warm-up, 4 rollouts a step")
-    print(f"step wall time: median {statistics.median(wall):.2f} s (min {min(wall):.2f}, max {max(wall):.2f})")
+    print(
+        f"spec {Path(args.spec).name}: {len(measured)} steps after {args.warmup} warm-up, 4 rollouts a step"
+    )
+    print(
+        f"step wall time: median {statistics.median(wall):.2f} s (min {min(wall):.2f}, max {max(wall):.2f})"
+    )
     print(f"environment time per step: median {statistics.median(env) * 1000:.1f} ms")
-    print(f"environment share: {share:.2%} (per step {min(e / w for w, e in measured):.2%} to "
-          f"{max(e / w for w, e in measured):.2%}); target < 2%")
+    print(
+        f"environment share: {share:.2%} (per step {min(e / w for w, e in measured):.2%} to "
+        f"{max(e / w for w, e in measured):.2%}); target < 2%"
+    )
 
 
 if __name__ == "__main__":

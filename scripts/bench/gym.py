@@ -48,7 +48,9 @@ def tool_call_actions(spec: wenv.Spec, tasks: list[wenv.Task]) -> list[tuple[str
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--spec", type=Path, default=None)
     parser.add_argument("--steps", type=int, default=20000)
     parser.add_argument("--live", type=int, default=500)

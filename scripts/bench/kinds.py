@@ -30,7 +30,9 @@ def _raw_tools(path: Path) -> dict[str, dict]:
     """The spec file's tools by name, in their own shape (annotations kept)."""
     import yaml
 
-    data = json.loads(path.read_text()) if path.suffix == ".json" else yaml.safe_load(path.read_text())
+    data = (
+        json.loads(path.read_text()) if path.suffix == ".json" else yaml.safe_load(path.read_text())
+    )
     tools = data if isinstance(data, list) else data.get("tools", [])
     out = {}
     for item in tools:
@@ -43,7 +45,9 @@ def compare(corpus: Path = CORPUS) -> dict:
     """Per spec: tools, agreements and the disagreements (tool, label, kind, evidence)."""
     labels = json.loads((corpus / "labels.json").read_text())
     report: dict = {"specs": {}, "tools": 0, "agree": 0, "read_write": 0}
-    for path in sorted(p for p in corpus.iterdir() if p.suffix in (".json", ".yaml", ".yml") and p.stem != "labels"):
+    for path in sorted(
+        p for p in corpus.iterdir() if p.suffix in (".json", ".yaml", ".yml") and p.stem != "labels"
+    ):
         try:
             spec = wenv.load_spec(path)
         except wenv.SpecError as exc:
@@ -56,14 +60,27 @@ def compare(corpus: Path = CORPUS) -> dict:
             if tool.name not in wanted:
                 continue
             body = raw.get(tool.name, {})
-            found = explain_kind(tool.name, tool.description, tool.parameters, tool.output_schema,
-                                 body.get("annotations"))
-            rows.append((tool.name, wanted[tool.name], tool.kind, f"{found.source}: {found.reason}"))
+            found = explain_kind(
+                tool.name,
+                tool.description,
+                tool.parameters,
+                tool.output_schema,
+                body.get("annotations"),
+            )
+            rows.append(
+                (tool.name, wanted[tool.name], tool.kind, f"{found.source}: {found.reason}")
+            )
         bad = [r for r in rows if r[1] != r[2]]
-        report["specs"][spec.name] = {"tools": len(rows), "agree": len(rows) - len(bad), "disagreements": bad}
+        report["specs"][spec.name] = {
+            "tools": len(rows),
+            "agree": len(rows) - len(bad),
+            "disagreements": bad,
+        }
         report["tools"] += len(rows)
         report["agree"] += len(rows) - len(bad)
-        report["read_write"] += sum(1 for r in bad if (r[1] in WRITE_KINDS) != (r[2] in WRITE_KINDS))
+        report["read_write"] += sum(
+            1 for r in bad if (r[1] in WRITE_KINDS) != (r[2] in WRITE_KINDS)
+        )
     report["agreement"] = report["agree"] / max(1, report["tools"])
     return report
 
@@ -80,8 +97,10 @@ def main() -> None:
     print(f"{'spec':<28} {'tools':>5} {'agree':>6}")
     for name, row in report["specs"].items():
         print(f"{name:<28} {row['tools']:>5} {row['agree'] / max(1, row['tools']):>6.1%}")
-    print(f"{'all':<28} {report['tools']:>5} {report['agreement']:>6.1%}   "
-          f"({report['tools'] - report['agree']} disagree, {report['read_write']} read/write)")
+    print(
+        f"{'all':<28} {report['tools']:>5} {report['agreement']:>6.1%}   "
+        f"({report['tools'] - report['agree']} disagree, {report['read_write']} read/write)"
+    )
     for name, why in report.get("not_loaded", {}).items():
         print(f"not loaded: {name}: {why}")
     print("\ndisagreements (spec, tool: label -> kind, evidence)")

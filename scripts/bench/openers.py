@@ -38,10 +38,14 @@ _JSON = re.compile(r"[{\[]\s*\"")
 _WORD = re.compile(r"[A-Za-z']+")
 #: Persona openings that say this is the person's first contact, and frames that say it is not.
 _FIRST_CONTACT = re.compile(r"first time|never done this|new here", re.IGNORECASE)
-_FIRST_CONTACT_LINE = re.compile(r"[^.!?]*(?:first time|never done this|new here)[^.!?]*[.!?]?", re.IGNORECASE)
+_FIRST_CONTACT_LINE = re.compile(
+    r"[^.!?]*(?:first time|never done this|new here)[^.!?]*[.!?]?", re.IGNORECASE
+)
 _PRIOR_CONTACT = re.compile(
     r"\b(?:again|earlier|last time|before|yesterday|last week|following up|back about|second attempt|"
-    r"already agreed|already been done|halfway|started on this|third time)\b", re.IGNORECASE)
+    r"already agreed|already been done|halfway|started on this|third time)\b",
+    re.IGNORECASE,
+)
 
 
 def spec_paths(folder: Path | None) -> list[Path]:
@@ -53,10 +57,16 @@ def spec_paths(folder: Path | None) -> list[Path]:
             pass
         else:
             return corpus_specs()
-    for candidate in ([folder] if folder else [ROOT / "configs" / "specs"]):
+    for candidate in [folder] if folder else [ROOT / "configs" / "specs"]:
         if candidate.is_dir():
-            found = sorted([*candidate.glob("*.json"), *candidate.glob("*.yaml"), *candidate.glob("*/spec.yaml"),
-                            *candidate.glob("*/spec.json")])
+            found = sorted(
+                [
+                    *candidate.glob("*.json"),
+                    *candidate.glob("*.yaml"),
+                    *candidate.glob("*/spec.yaml"),
+                    *candidate.glob("*/spec.json"),
+                ]
+            )
             if found:
                 return found
     raise SystemExit("no spec files found")
@@ -67,18 +77,28 @@ def load_specs(paths: list[Path]) -> list[tuple[str, wenv.Spec]]:
     out = []
     for path in paths:
         try:
-            out.append((path.parent.name if path.stem == "spec" else path.stem, wenv.load_spec(path)))
+            out.append(
+                (path.parent.name if path.stem == "spec" else path.stem, wenv.load_spec(path))
+            )
         except (wenv.SpecError, ValueError) as exc:
             print(f"# skipped {path.name}: {str(exc)[:80]}", file=sys.stderr)
     return out
 
 
-def sample(specs: list[tuple[str, wenv.Spec]], n: int, seed: int) -> list[tuple[str, wenv.Spec, wenv.Task]]:
+def sample(
+    specs: list[tuple[str, wenv.Spec]], n: int, seed: int
+) -> list[tuple[str, wenv.Spec, wenv.Task]]:
     """``n`` tasks, round-robin over the specs, each spec's from its own seeded draw (seeded by
     the spec's name too, so specs with alike grids do not all show the same cells)."""
     per_spec = math.ceil(n / max(1, len(specs)))
-    draws = [(name, spec, wenv.draw_tasks(spec, per_spec, seed=stable_hash("openers", seed, name) % 2**31))
-             for name, spec in specs]
+    draws = [
+        (
+            name,
+            spec,
+            wenv.draw_tasks(spec, per_spec, seed=stable_hash("openers", seed, name) % 2**31),
+        )
+        for name, spec in specs
+    ]
     out = []
     for i in range(per_spec):
         for name, spec, tasks in draws:
@@ -111,11 +131,17 @@ def checks(rows: list[tuple[str, wenv.Spec, wenv.Task]]) -> dict[str, object]:
             json_in_prose += 1
         if _FIRST_CONTACT.search(text) and _PRIOR_CONTACT.search(_FIRST_CONTACT_LINE.sub("", text)):
             contradicting += 1
-        if task.world.history == "fresh" and task.cell.history != "fresh" and task.cell.tool != "unrelated":
+        if (
+            task.world.history == "fresh"
+            and task.cell.history != "fresh"
+            and task.cell.tool != "unrelated"
+        ):
             history_without += _history_frame(task, spec)
     return {
         "openers": len(rows),
-        "typo texture: misspellings per 100 words": round(100 * typos / words, 1) if words else None,
+        "typo texture: misspellings per 100 words": round(100 * typos / words, 1)
+        if words
+        else None,
         "JSON pasted into prose": json_in_prose,
         "first-contact persona with a prior-contact frame": contradicting,
         "history frame on a task with no history": history_without,
@@ -153,8 +179,10 @@ def main(argv: list[str] | None = None) -> None:
     if not args.quiet:
         for i, (name, _, task) in enumerate(rows):
             d = task.dimensions
-            print(f"[{i:3d}] {name} · {d['tool']} · ask={d['ask']} stance={d['stance']} history={task.world.history} "
-                  f"persona={d['persona']} tone={d['tone']} texture={d['texture']}")
+            print(
+                f"[{i:3d}] {name} · {d['tool']} · ask={d['ask']} stance={d['stance']} history={task.world.history} "
+                f"persona={d['persona']} tone={d['tone']} texture={d['texture']}"
+            )
             print(f"      {task.opener}")
     print()
     for label, value in checks(rows).items():

@@ -27,7 +27,9 @@ from whileai_env.simulation import simulate  # noqa: E402
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--spec", type=Path, default=None)
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--mode", default="explore")
@@ -40,23 +42,30 @@ def main() -> None:
     if args.output and args.output.exists():
         args.output.unlink()
     cpu0, wall0 = time.process_time(), time.perf_counter()
-    data = simulate(args.agent, spec=spec, budget=args.budget, mode=args.mode, output=args.output, quiet=True)
+    data = simulate(
+        args.agent, spec=spec, budget=args.budget, mode=args.mode, output=args.output, quiet=True
+    )
     cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
     rows = len(data.rows)
-    print(json.dumps({
-        "spec": str(spec_path.relative_to(ROOT)),
-        "tools": len(spec.tools),
-        "agent": args.agent,
-        "mode": args.mode,
-        "budget": args.budget,
-        "rows": rows,
-        "budget_honoured": rows == args.budget,
-        "stopped_because": data.stopped_because,
-        "rows_per_min_cpu": round(60 * rows / cpu),
-        "rows_per_min_wall": round(60 * rows / wall),
-        "faults_fired": sum(data.search["faults_fired"].values()),
-        "target_rows_per_min": 50000,
-    }, indent=1))
+    print(
+        json.dumps(
+            {
+                "spec": str(spec_path.relative_to(ROOT)),
+                "tools": len(spec.tools),
+                "agent": args.agent,
+                "mode": args.mode,
+                "budget": args.budget,
+                "rows": rows,
+                "budget_honoured": rows == args.budget,
+                "stopped_because": data.stopped_because,
+                "rows_per_min_cpu": round(60 * rows / cpu),
+                "rows_per_min_wall": round(60 * rows / wall),
+                "faults_fired": sum(data.search["faults_fired"].values()),
+                "target_rows_per_min": 50000,
+            },
+            indent=1,
+        )
+    )
 
 
 if __name__ == "__main__":

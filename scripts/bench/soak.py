@@ -37,20 +37,35 @@ def peak_rss_mb() -> float:
 
 def soak(spec: wenv.Spec, rows: int, out: Path) -> None:
     start = time.perf_counter()
-    data = simulate("seeded", spec=spec, budget=rows, output=str(out), grader=task_checklist, quiet=True)
+    data = simulate(
+        "seeded", spec=spec, budget=rows, output=str(out), grader=task_checklist, quiet=True
+    )
     elapsed = time.perf_counter() - start
     keys = {(r["task_id"], r["rollout_index"]) for r in iter_rows(out)}
-    print(f"simulate -o: {data.search['rows']:,} rows in {elapsed:,.0f} s ({data.stopped_because}); "
-          f"{len(keys):,} distinct rows on disk ({out.stat().st_size / 2**20:,.0f} MB); "
-          f"peak RSS {peak_rss_mb():,.0f} MB")
+    print(
+        f"simulate -o: {data.search['rows']:,} rows in {elapsed:,.0f} s ({data.stopped_because}); "
+        f"{len(keys):,} distinct rows on disk ({out.stat().st_size / 2**20:,.0f} MB); "
+        f"peak RSS {peak_rss_mb():,.0f} MB"
+    )
 
 
 def final_step(spec: wenv.Spec, turns: int) -> None:
-    env = AgentEnv(spec=spec, tasks=wenv.draw_tasks(spec, 2, seed=0), max_turns=turns, error_budget=10 * turns)
+    env = AgentEnv(
+        spec=spec, tasks=wenv.draw_tasks(spec, 2, seed=0), max_turns=turns, error_budget=10 * turns
+    )
     tool = spec.tools[0]
     arg = next(iter(tool.properties), "id")
-    call = {"role": "assistant", "content": "", "tool_calls": [
-        {"id": "c", "type": "function", "function": {"name": tool.name, "arguments": f'{{"{arg}": "A1"}}'}}]}
+    call = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": "c",
+                "type": "function",
+                "function": {"name": tool.name, "arguments": f'{{"{arg}": "A1"}}'},
+            }
+        ],
+    }
     best_cpu = best_wall = float("inf")
     for _ in range(3):
         env.reset(seed=0)
@@ -61,16 +76,24 @@ def final_step(spec: wenv.Spec, turns: int) -> None:
         best_cpu = min(best_cpu, time.process_time() - cpu)
         best_wall = min(best_wall, time.perf_counter() - wall)
     assert "reward" in info, "the final step did not grade"
-    print(f"final graded step of a {turns:,}-turn episode: {best_cpu * 1000:.1f} ms CPU, "
-          f"{best_wall * 1000:.1f} ms wall (best of 3)")
+    print(
+        f"final graded step of a {turns:,}-turn episode: {best_cpu * 1000:.1f} ms CPU, "
+        f"{best_wall * 1000:.1f} ms wall (best of 3)"
+    )
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--spec", type=Path, default=ROOT / "configs" / "specs" / "order-support.json")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--spec", type=Path, default=ROOT / "configs" / "specs" / "order-support.json"
+    )
     parser.add_argument("--rows", type=int, default=100_000)
     parser.add_argument("--turns", type=int, default=2048)
-    parser.add_argument("--output", type=Path, default=None, help="JSONL to write (a temporary file by default)")
+    parser.add_argument(
+        "--output", type=Path, default=None, help="JSONL to write (a temporary file by default)"
+    )
     args = parser.parse_args()
     spec = wenv.load_spec(args.spec)
     print(f"spec {args.spec.name}: {len(spec.tools)} tools")

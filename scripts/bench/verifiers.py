@@ -33,8 +33,13 @@ def _env_ms(output: dict) -> float:
     """What verifiers timed on the environment's side of one rollout, in milliseconds."""
     timing = output["timing"]
     spans = lambda part: sum(s["end"] - s["start"] for s in timing[part]["spans"])  # noqa: E731
-    return 1000 * (timing["setup"]["end"] - timing["setup"]["start"] + spans("env")
-                   + timing["scoring"]["end"] - timing["scoring"]["start"])
+    return 1000 * (
+        timing["setup"]["end"]
+        - timing["setup"]["start"]
+        + spans("env")
+        + timing["scoring"]["end"]
+        - timing["scoring"]["start"]
+    )
 
 
 def main() -> None:
@@ -48,12 +53,18 @@ def main() -> None:
     env = wenv.load_environment(spec, tasks=tasks)
     os.environ.setdefault("WHILEAI_BENCH_KEY", "unused")
     with ChatServer(policy_script("oracle", spec, tasks)) as server:
-        client = vf.ClientConfig(api_base_url=server.base_url, api_key_var="WHILEAI_BENCH_KEY", max_retries=0)
+        client = vf.ClientConfig(
+            api_base_url=server.base_url, api_key_var="WHILEAI_BENCH_KEY", max_retries=0
+        )
 
         def run(concurrency: int) -> tuple[list[dict], float]:
             start = time.perf_counter()
-            out = env.evaluate_sync(client, model="whileai-policy", rollouts_per_example=args.rollouts,
-                                    max_concurrent=concurrency)["outputs"]
+            out = env.evaluate_sync(
+                client,
+                model="whileai-policy",
+                rollouts_per_example=args.rollouts,
+                max_concurrent=concurrency,
+            )["outputs"]
             return out, time.perf_counter() - start
 
         outputs, elapsed = run(-1)
@@ -62,10 +73,14 @@ def main() -> None:
     errors = sum(o["error"] is not None for o in outputs)
     env_ms = [_env_ms(o) for o in serial]
     rewards = [o["reward"] for o in outputs]
-    print(f"spec {spec.name}: {len(outputs)} rollouts in {elapsed:.2f} s = {len(outputs) / elapsed:.1f} rollouts/s "
-          f"(in-process verifiers {vf.__version__}, oracle over a local HTTP endpoint; {errors} errors)")
-    print(f"env time per rollout: median {statistics.median(env_ms):.2f} ms, mean {statistics.fmean(env_ms):.2f} ms, "
-          f"p95 {sorted(env_ms)[int(0.95 * (len(env_ms) - 1))]:.2f} ms (target < 2 ms); mean reward {statistics.fmean(rewards):.3f}")
+    print(
+        f"spec {spec.name}: {len(outputs)} rollouts in {elapsed:.2f} s = {len(outputs) / elapsed:.1f} rollouts/s "
+        f"(in-process verifiers {vf.__version__}, oracle over a local HTTP endpoint; {errors} errors)"
+    )
+    print(
+        f"env time per rollout: median {statistics.median(env_ms):.2f} ms, mean {statistics.fmean(env_ms):.2f} ms, "
+        f"p95 {sorted(env_ms)[int(0.95 * (len(env_ms) - 1))]:.2f} ms (target < 2 ms); mean reward {statistics.fmean(rewards):.3f}"
+    )
 
 
 if __name__ == "__main__":

@@ -48,13 +48,17 @@ def call_pool(spec: wenv.Spec, rnd: random.Random, size: int) -> list[tuple[str,
             tp = profile.tools[tool.name]
             if name in tp.locators:
                 if tp.nouns[name] not in ids:
-                    ids[tp.nouns[name]] = [locator_value(name, schema, "bench", j) for j in range(200)]
+                    ids[tp.nouns[name]] = [
+                        locator_value(name, schema, "bench", j) for j in range(200)
+                    ]
                 pool = ids[tp.nouns[name]]
                 args[name] = rnd.choice(pool)
             elif name in tool.required or rnd.random() < 0.3:
                 args[name] = detail_value(name, schema, "bench", i, root=tool.parameters)
         if tool.name == "calculate":
-            args = {"expression": f"{rnd.randint(2, 400)} * ({rnd.randint(1, 99)} + {rnd.randint(1, 30)}) / 4"}
+            args = {
+                "expression": f"{rnd.randint(2, 400)} * ({rnd.randint(1, 99)} + {rnd.randint(1, 30)}) / 4"
+            }
         roll = rnd.random()
         if roll < 0.04 and tool.required:
             args.pop(tool.required[0], None)
@@ -68,9 +72,20 @@ def schedule(spec: wenv.Spec) -> wenv.FaultSchedule:
     names = spec.tool_names
     rules = [
         {"kind": "timeout", "tool": names[0], "start": 1, "mode": "transient", "times": 1},
-        {"kind": "rate_limited", "tool": names[1 % len(names)], "start": 0, "mode": "transient", "times": 1,
-         "params": {"retry_after": 5}},
-        {"kind": "stale", "tool": names[2 % len(names)], "mode": "persistent", "params": {"age_hours": 26}},
+        {
+            "kind": "rate_limited",
+            "tool": names[1 % len(names)],
+            "start": 0,
+            "mode": "transient",
+            "times": 1,
+            "params": {"retry_after": 5},
+        },
+        {
+            "kind": "stale",
+            "tool": names[2 % len(names)],
+            "mode": "persistent",
+            "params": {"age_hours": 26},
+        },
         {"kind": "truncated", "tool": names[3 % len(names)], "mode": "persistent"},
         {"kind": "server_error", "tool": "*", "start": 9, "mode": "transient", "times": 1},
     ]
@@ -120,8 +135,12 @@ def run(spec_path: Path, calls: int, seed: int, *, cold: bool) -> dict[str, Any]
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--spec", type=Path, default=None, help="spec file or folder (default: the largest example)")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--spec", type=Path, default=None, help="spec file or folder (default: the largest example)"
+    )
     parser.add_argument("--calls", type=int, default=60_000)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--json", action="store_true", help="print the full report as JSON")
@@ -132,10 +151,14 @@ def main() -> None:
     if ns.json:
         print(json.dumps({"cold": cold, "warm": warm}, indent=2))
         return
-    print(f"{cold['calls_per_second']:,} world calls/s (one core, CPU time, records generated afresh every "
-          f"episode) on '{cold['spec']}' ({cold['tools']} tools)")
-    print(f"  {cold['calls']:,} calls in {cold['cpu_seconds']}s CPU ({cold['calls_per_wall_second']:,}/s wall), "
-          f"{cold['episodes']:,} episodes, {cold['faults_fired']:,} faults fired")
+    print(
+        f"{cold['calls_per_second']:,} world calls/s (one core, CPU time, records generated afresh every "
+        f"episode) on '{cold['spec']}' ({cold['tools']} tools)"
+    )
+    print(
+        f"  {cold['calls']:,} calls in {cold['cpu_seconds']}s CPU ({cold['calls_per_wall_second']:,}/s wall), "
+        f"{cold['episodes']:,} episodes, {cold['faults_fired']:,} faults fired"
+    )
     print("  results:", ", ".join(f"{k} {v}" for k, v in cold["results"].items()))
     print(f"{warm['calls_per_second']:,} world calls/s with the record cache kept across episodes")
 

@@ -8,9 +8,18 @@ import whileai_env as wenv
 from tests.support.fixtures import chat_server  # noqa: F401  (the fixture, re-exported)
 from whileai_env.scenarios.grid import Cell
 
-ORDINARY = {"tool": "get_order", "rule": "none", "world_state": "exists", "condition": "success",
-            "history": "fresh", "stance": "ordinary", "ask": "tool", "persona": "returning",
-            "tone": "neutral", "texture": "standard"}
+ORDINARY = {
+    "tool": "get_order",
+    "rule": "none",
+    "world_state": "exists",
+    "condition": "success",
+    "history": "fresh",
+    "stance": "ordinary",
+    "ask": "tool",
+    "persona": "returning",
+    "tone": "neutral",
+    "texture": "standard",
+}
 
 
 @pytest.fixture

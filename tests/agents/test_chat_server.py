@@ -19,8 +19,12 @@ def _client(server: ChatServer) -> openai.OpenAI:
 
 
 def _post(server: ChatServer, path: str, body: bytes) -> tuple[int, dict]:
-    request = urllib.request.Request(f"http://127.0.0.1:{server.port}{path}", data=body, method="POST",
-                                     headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://127.0.0.1:{server.port}{path}",
+        data=body,
+        method="POST",
+        headers={"Content-Type": "application/json"},
+    )
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status, json.loads(response.read())
@@ -35,13 +39,20 @@ def test_models_are_listed(chat_server):
 
 def test_a_completion_has_the_openai_shape(chat_server):
     server = chat_server(lambda request: {"content": "one two"})
-    status, body = _post(server, "/v1/chat/completions", json.dumps({"model": "m", "messages": USER,
-                                                                     "logprobs": True}).encode())
+    status, body = _post(
+        server,
+        "/v1/chat/completions",
+        json.dumps({"model": "m", "messages": USER, "logprobs": True}).encode(),
+    )
     assert status == 200 and body["object"] == "chat.completion" and body["model"] == "m"
     (choice,) = body["choices"]
-    assert choice["message"] == {"role": "assistant", "content": "one two"} and choice["finish_reason"] == "stop"
-    assert choice["logprobs"]["content"] == [{"token": t, "logprob": -0.5, "bytes": None, "top_logprobs": []}
-                                             for t in ("one", "two")]
+    assert (
+        choice["message"] == {"role": "assistant", "content": "one two"}
+        and choice["finish_reason"] == "stop"
+    )
+    assert choice["logprobs"]["content"] == [
+        {"token": t, "logprob": -0.5, "bytes": None, "top_logprobs": []} for t in ("one", "two")
+    ]
     assert body["usage"]["total_tokens"] == body["usage"]["prompt_tokens"] + 2
 
 
@@ -53,10 +64,20 @@ def test_streaming_is_refused_with_an_openai_error(chat_server):
 
 def test_invalid_messages_are_refused_like_the_real_api(chat_server):
     server = chat_server(lambda request: {"content": "x"})
-    bad = [*USER, {"role": "assistant", "content": "", "tool_calls": [
-        {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}]},
-           {"role": "tool", "content": "{}"}]
-    with pytest.raises(openai.BadRequestError, match=r"messages\[2\]: a tool message needs tool_call_id"):
+    bad = [
+        *USER,
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {"id": "c1", "type": "function", "function": {"name": "f", "arguments": "{}"}}
+            ],
+        },
+        {"role": "tool", "content": "{}"},
+    ]
+    with pytest.raises(
+        openai.BadRequestError, match=r"messages\[2\]: a tool message needs tool_call_id"
+    ):
         _client(server).chat.completions.create(model="m", messages=bad)
     status, body = _post(server, "/v1/chat/completions", b"{not json")
     assert status == 400 and body["error"]["type"] == "invalid_request_error"
@@ -79,7 +100,13 @@ def test_sequence_plays_replies_in_order_then_repeats_the_last():
 def test_the_server_closes_and_frees_its_port():
     with ChatServer(lambda request: {"content": "x"}) as server:
         url = server.base_url
-        assert _client(server).chat.completions.create(model="m", messages=USER).choices[0].message.content == "x"
+        assert (
+            _client(server)
+            .chat.completions.create(model="m", messages=USER)
+            .choices[0]
+            .message.content
+            == "x"
+        )
     with pytest.raises(RuntimeError, match="not running"):
         server.port  # noqa: B018
     with pytest.raises(openai.APIConnectionError):

@@ -18,14 +18,31 @@ from whileai_env.episode.actions import parse_action
 from whileai_env.errors import MissingExtraError
 
 HAVE_TRAIN = all(importlib.util.find_spec(m) for m in ("torch", "transformers", "tokenizers"))
-needs_train = pytest.mark.skipif(not HAVE_TRAIN, reason="torch/transformers/tokenizers are not installed")
+needs_train = pytest.mark.skipif(
+    not HAVE_TRAIN, reason="torch/transformers/tokenizers are not installed"
+)
 
-TOOLS = [{"type": "function", "function": {
-    "name": "get_order", "description": "Look up an order by id.",
-    "parameters": {"type": "object", "properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}}}]
-MESSAGES = [{"role": "system", "content": "You are a support agent."},
-            {"role": "user", "content": "Can you check order 4412?"}]
-ANSWER = '<tool_call>\n{"name": "get_order", "arguments": {"order_id": "4412"}}\n</tool_call><|im_end|>'
+TOOLS = [
+    {
+        "type": "function",
+        "function": {
+            "name": "get_order",
+            "description": "Look up an order by id.",
+            "parameters": {
+                "type": "object",
+                "properties": {"order_id": {"type": "string"}},
+                "required": ["order_id"],
+            },
+        },
+    }
+]
+MESSAGES = [
+    {"role": "system", "content": "You are a support agent."},
+    {"role": "user", "content": "Can you check order 4412?"},
+]
+ANSWER = (
+    '<tool_call>\n{"name": "get_order", "arguments": {"order_id": "4412"}}\n</tool_call><|im_end|>'
+)
 
 
 @pytest.mark.parametrize("module", ["torch", "transformers"])
@@ -55,7 +72,9 @@ def taught(tmp_path_factory):
     path = build_tiny_model(tmp_path_factory.mktemp("tiny") / "model")
     policy = HFPolicy(path, temperature=0, logprobs=True, max_new_tokens=64)
     tok, model = policy.tokenizer, policy.model
-    prompt = tok.apply_chat_template(MESSAGES, tools=TOOLS, add_generation_prompt=True, tokenize=False)
+    prompt = tok.apply_chat_template(
+        MESSAGES, tools=TOOLS, add_generation_prompt=True, tokenize=False
+    )
     prompt_ids = tok(prompt, add_special_tokens=False)["input_ids"]
     answer_ids = tok(ANSWER, add_special_tokens=False)["input_ids"]
     ids = torch.tensor([prompt_ids + answer_ids])
@@ -87,19 +106,49 @@ def _forward_logprob(policy, prompt_ids, answer_ids) -> float:
 def test_the_fallback_template_renders_tools_and_tool_turns(taught):
     policy, _, _ = taught
     text = policy.tokenizer.apply_chat_template(
-        [*MESSAGES,
-         {"role": "assistant", "content": "", "tool_calls": [
-             {"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": '{"order_id": "4412"}'}}]},
-         {"role": "tool", "tool_call_id": "c1", "name": "get_order", "content": '{"status": "ok"}'},
-         {"role": "tool", "tool_call_id": "c2", "name": "get_order", "content": '{"status": "late"}'}],
-        tools=TOOLS, add_generation_prompt=True, tokenize=False)
+        [
+            *MESSAGES,
+            {
+                "role": "assistant",
+                "content": "",
+                "tool_calls": [
+                    {
+                        "id": "c1",
+                        "type": "function",
+                        "function": {"name": "get_order", "arguments": '{"order_id": "4412"}'},
+                    }
+                ],
+            },
+            {
+                "role": "tool",
+                "tool_call_id": "c1",
+                "name": "get_order",
+                "content": '{"status": "ok"}',
+            },
+            {
+                "role": "tool",
+                "tool_call_id": "c2",
+                "name": "get_order",
+                "content": '{"status": "late"}',
+            },
+        ],
+        tools=TOOLS,
+        add_generation_prompt=True,
+        tokenize=False,
+    )
     assert text.startswith("<|im_start|>system\nYou are a support agent.\n\n# Tools")
     assert '"name": "get_order"' in text.split("\n</tools>")[0]
-    assert ('<|im_start|>assistant\n<tool_call>\n{"name": "get_order", "arguments": {"order_id": "4412"}}\n'
-            "</tool_call><|im_end|>\n") in text
-    assert ('<|im_start|>user\n<tool_response>\n{"status": "ok"}\n</tool_response>\n<tool_response>\n'
-            '{"status": "late"}\n</tool_response><|im_end|>\n<|im_start|>assistant\n') in text
-    bare = policy.tokenizer.apply_chat_template(MESSAGES[1:], add_generation_prompt=True, tokenize=False)
+    assert (
+        '<|im_start|>assistant\n<tool_call>\n{"name": "get_order", "arguments": {"order_id": "4412"}}\n'
+        "</tool_call><|im_end|>\n"
+    ) in text
+    assert (
+        '<|im_start|>user\n<tool_response>\n{"status": "ok"}\n</tool_response>\n<tool_response>\n'
+        '{"status": "late"}\n</tool_response><|im_end|>\n<|im_start|>assistant\n'
+    ) in text
+    bare = policy.tokenizer.apply_chat_template(
+        MESSAGES[1:], add_generation_prompt=True, tokenize=False
+    )
     assert bare == "<|im_start|>user\nCan you check order 4412?<|im_end|>\n<|im_start|>assistant\n"
 
 
@@ -107,8 +156,16 @@ def test_the_fallback_template_renders_tools_and_tool_turns(taught):
 def test_generated_tool_call_is_parsed_and_logprob_matches_a_forward_pass(taught):
     policy, prompt_ids, answer_ids = taught
     out = policy(MESSAGES, TOOLS)
-    assert out.message == {"role": "assistant", "content": "", "tool_calls": [
-        {"type": "function", "function": {"name": "get_order", "arguments": '{"order_id": "4412"}'}}]}
+    assert out.message == {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "type": "function",
+                "function": {"name": "get_order", "arguments": '{"order_id": "4412"}'},
+            }
+        ],
+    }
     (call,) = parse_action(out.message).tool_calls
     assert (call.name, call.arguments, call.error) == ("get_order", {"order_id": "4412"}, None)
     assert out.n_tokens == out.output_tokens == len(answer_ids)

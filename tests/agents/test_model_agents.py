@@ -24,8 +24,10 @@ from whileai_env.episode.actions import parse_action
 from whileai_env.episode.user import ModelUser
 from whileai_env.errors import MissingExtraError
 
-USER = [{"role": "system", "content": "You are a support agent."},
-        {"role": "user", "content": "Can you check order 4412?"}]
+USER = [
+    {"role": "system", "content": "You are a support agent."},
+    {"role": "user", "content": "Can you check order 4412?"},
+]
 GET_ORDER = {"name": "get_order", "arguments": {"order_id": "4412"}}
 
 
@@ -43,10 +45,21 @@ def test_tool_call_comes_back_as_an_openai_message_the_engine_reads(chat_server,
     out = _policy(server, temperature=0.2, max_tokens=77)(USER, tools)
 
     assert isinstance(out, TurnOutput)
-    assert out.message == {"role": "assistant", "content": "", "tool_calls": [
-        {"id": "call_1_0", "type": "function", "function": {"name": "get_order", "arguments": '{"order_id": "4412"}'}}]}
+    assert out.message == {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": "call_1_0",
+                "type": "function",
+                "function": {"name": "get_order", "arguments": '{"order_id": "4412"}'},
+            }
+        ],
+    }
     action = parse_action(out.message)
-    assert [(c.name, c.arguments, c.error) for c in action.tool_calls] == [("get_order", {"order_id": "4412"}, None)]
+    assert [(c.name, c.arguments, c.error) for c in action.tool_calls] == [
+        ("get_order", {"order_id": "4412"}, None)
+    ]
     assert not out.truncated and out.logprob is None and out.n_tokens is None
 
     (request,) = server.requests
@@ -62,9 +75,14 @@ def test_parallel_tool_calls_keep_their_order(chat_server, order_spec):
     server = chat_server(lambda request: {"content": "Checking both.", "tool_calls": calls})
     out = _policy(server)(USER, order_spec.openai_tools())
     assert out.message["content"] == "Checking both."
-    assert [c["function"]["name"] for c in out.message["tool_calls"]] == ["get_order", "list_orders"]
+    assert [c["function"]["name"] for c in out.message["tool_calls"]] == [
+        "get_order",
+        "list_orders",
+    ]
     assert len({c["id"] for c in out.message["tool_calls"]}) == 2
-    assert [c.arguments for c in parse_action(out.message).tool_calls] == [c["arguments"] for c in calls]
+    assert [c.arguments for c in parse_action(out.message).tool_calls] == [
+        c["arguments"] for c in calls
+    ]
 
 
 def test_text_reply_without_tools_sends_no_tool_fields(chat_server):
@@ -83,20 +101,26 @@ def test_logprobs_are_summed_over_the_returned_tokens(chat_server, order_spec):
 
 
 def test_logprobs_cover_tool_call_turns(chat_server):
-    server = chat_server(lambda request: {"tool_calls": [GET_ORDER], "logprobs": [("<tc>", -0.5), ("{}", -0.25)]})
+    server = chat_server(
+        lambda request: {"tool_calls": [GET_ORDER], "logprobs": [("<tc>", -0.5), ("{}", -0.25)]}
+    )
     out = _policy(server, logprobs=True)(USER, [])
     assert (out.logprob, out.n_tokens) == (-0.75, 2)
     assert out.message["tool_calls"][0]["function"]["name"] == "get_order"
 
 
 def test_usage_is_recorded(chat_server):
-    server = chat_server(lambda request: {"content": "ok", "usage": {"prompt_tokens": 123, "completion_tokens": 7}})
+    server = chat_server(
+        lambda request: {"content": "ok", "usage": {"prompt_tokens": 123, "completion_tokens": 7}}
+    )
     out = _policy(server)(USER, [])
     assert (out.input_tokens, out.output_tokens) == (123, 7)
 
 
 def test_finish_reason_length_marks_the_turn_truncated(chat_server):
-    server = chat_server(sequence({"content": "I will now expl", "finish_reason": "length"}, {"content": "Done."}))
+    server = chat_server(
+        sequence({"content": "I will now expl", "finish_reason": "length"}, {"content": "Done."})
+    )
     policy = _policy(server)
     assert policy(USER, []).truncated is True
     assert policy(USER, []).truncated is False
@@ -177,7 +201,9 @@ def test_parse_openai_spec_reads_the_environment(monkeypatch):
     assert "sk-test" not in repr(spec)
     monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:8000/v1")
     monkeypatch.delenv("OPENAI_API_KEY")
-    assert parse_model_spec("openai:local") == ModelSpec("openai", "local", "http://127.0.0.1:8000/v1", "EMPTY")
+    assert parse_model_spec("openai:local") == ModelSpec(
+        "openai", "local", "http://127.0.0.1:8000/v1", "EMPTY"
+    )
 
 
 def test_parse_vllm_spec(monkeypatch):
@@ -194,8 +220,20 @@ def test_parse_hf_spec_expands_the_home_directory(monkeypatch):
     assert parse_model_spec("hf:./ckpt").model == "./ckpt"
 
 
-@pytest.mark.parametrize("bad", ["", "gpt-4.1-mini", "openai:", "anthropic:claude", "hf:", "vllm:", "vllm:qwen",
-                                 "vllm:qwen@ftp://host/v1", "vllm:@http://host/v1"])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "",
+        "gpt-4.1-mini",
+        "openai:",
+        "anthropic:claude",
+        "hf:",
+        "vllm:",
+        "vllm:qwen",
+        "vllm:qwen@ftp://host/v1",
+        "vllm:@http://host/v1",
+    ],
+)
 def test_parse_rejects_anything_else_naming_the_forms(bad):
     with pytest.raises(ValueError, match=r"vllm:MODEL@URL"):
         parse_model_spec(bad)
@@ -230,10 +268,14 @@ def test_make_policy_passes_a_callable_through():
 # --- ModelOpenerWriter ----------------------------------------------------------------------------
 
 
-def test_model_opener_keeps_the_model_text_when_the_ids_are_there(chat_server, order_spec, make_cell_task):
+def test_model_opener_keeps_the_model_text_when_the_ids_are_there(
+    chat_server, order_spec, make_cell_task
+):
     task = make_cell_task(stance="hurried", persona="busy_professional", tone="impatient")
     order_id = task.world.entities["order_id"]
-    server = chat_server(lambda request: {"content": f'"Need order {order_id} looked up now, please."'})
+    server = chat_server(
+        lambda request: {"content": f'"Need order {order_id} looked up now, please."'}
+    )
     writer = ModelOpenerWriter(f"vllm:writer@{server.base_url}", max_retries=0)
     assert writer(task, order_spec) == f"Need order {order_id} looked up now, please."
     assert writer.stats == {"model": 1}
@@ -241,8 +283,14 @@ def test_model_opener_keeps_the_model_text_when_the_ids_are_there(chat_server, o
     request = server.requests[0]
     assert request["temperature"] == 0.9 and "tools" not in request
     prompt = request["messages"][-1]["content"]
-    for needle in ("get_order", "Look up an order by id", "in a rush", "busy professional", "impatient",
-                   f"State exactly: order {order_id}"):
+    for needle in (
+        "get_order",
+        "Look up an order by id",
+        "in a rush",
+        "busy professional",
+        "impatient",
+        f"State exactly: order {order_id}",
+    ):
         assert needle in prompt
     assert "Do NOT say" not in prompt
 
@@ -250,7 +298,9 @@ def test_model_opener_keeps_the_model_text_when_the_ids_are_there(chat_server, o
 def test_model_opener_appends_a_dropped_id(chat_server, order_spec, make_cell_task):
     task = make_cell_task()
     order_id = task.world.entities["order_id"]
-    server = chat_server(lambda request: {"content": f"Can you check on my order? Not {order_id}1 though."})
+    server = chat_server(
+        lambda request: {"content": f"Can you check on my order? Not {order_id}1 though."}
+    )
     writer = ModelOpenerWriter(f"vllm:writer@{server.base_url}", max_retries=0)
     assert writer(task, order_spec).endswith(f"It's order {order_id}.")
     assert writer.stats == {"patched": 1}
@@ -265,33 +315,49 @@ def test_model_opener_states_every_detail_the_tool_needs(chat_server, order_spec
     assert f"reason {reason}" in server.requests[0]["messages"][-1]["content"]
 
 
-def test_model_opener_falls_back_when_a_vague_ask_leaks_the_withheld_id(chat_server, order_spec, make_cell_task):
+def test_model_opener_falls_back_when_a_vague_ask_leaks_the_withheld_id(
+    chat_server, order_spec, make_cell_task
+):
     task = make_cell_task(ask="vague")
     order_id = task.world.entities["order_id"]
-    server = chat_server(sequence({"content": f"Something is off with order {order_id}."},
-                                  {"content": "Something is off with one of my orders."}, {"content": "  "}))
+    server = chat_server(
+        sequence(
+            {"content": f"Something is off with order {order_id}."},
+            {"content": "Something is off with one of my orders."},
+            {"content": "  "},
+        )
+    )
     writer = ModelOpenerWriter(f"vllm:writer@{server.base_url}", max_retries=0)
     assert writer(task, order_spec) == task.opener
     assert writer(task, order_spec) == "Something is off with one of my orders."
     assert writer(task, order_spec) == task.opener
     assert writer.stats == {"template": 2, "model": 1}
-    assert f"Do NOT say (they give it only if asked): order {order_id}" in server.requests[0]["messages"][-1]["content"]
+    assert (
+        f"Do NOT say (they give it only if asked): order {order_id}"
+        in server.requests[0]["messages"][-1]["content"]
+    )
 
 
-def test_model_opener_applies_the_texture_without_touching_ids(chat_server, order_spec, make_cell_task):
+def test_model_opener_applies_the_texture_without_touching_ids(
+    chat_server, order_spec, make_cell_task
+):
     task = make_cell_task(texture="lowercase")
     order_id = "ORD-Q" + str(task.world.entities["order_id"])
-    task = dataclasses.replace(task, world=dataclasses.replace(task.world, entities=freeze({"order_id": order_id})))
+    task = dataclasses.replace(
+        task, world=dataclasses.replace(task.world, entities=freeze({"order_id": order_id}))
+    )
     server = chat_server(lambda request: {"content": f"Please Check {order_id} Today."})
     assert ModelOpenerWriter(f"vllm:writer@{server.base_url}", max_retries=0)(task, order_spec) == (
-        f"please check {order_id} today.")
+        f"please check {order_id} today."
+    )
 
 
 def test_model_opener_for_an_unrelated_cell(chat_server, order_spec, make_cell_task):
     task = make_cell_task(tool="unrelated")
     server = chat_server(lambda request: {"content": "What's a good bread recipe?"})
     assert ModelOpenerWriter(f"vllm:writer@{server.base_url}", max_retries=0)(task, order_spec) == (
-        "What's a good bread recipe?")
+        "What's a good bread recipe?"
+    )
     assert "unrelated" in server.requests[0]["messages"][-1]["content"]
 
 
@@ -302,20 +368,48 @@ def test_model_user_plays_the_person_with_roles_flipped(chat_server, make_cell_t
     task = make_cell_task(ask="vague")
     server = chat_server(sequence({"content": "It's the one from last week."}, {"content": "DONE"}))
     user = ModelUser(task, model="person-model", base_url=server.base_url, api_key="test")
-    transcript = [{"role": "system", "content": "AGENT SYSTEM PROMPT"},
-                  {"role": "user", "content": task.opener},
-                  {"role": "assistant", "content": "", "tool_calls": [
-                      {"id": "c1", "type": "function", "function": {"name": "list_orders", "arguments": "{}"}}]},
-                  {"role": "tool", "tool_call_id": "c1", "name": "list_orders", "content": json.dumps({"ok": 1})},
-                  {"role": "assistant", "content": "Which order do you mean?"}]
+    transcript = [
+        {"role": "system", "content": "AGENT SYSTEM PROMPT"},
+        {"role": "user", "content": task.opener},
+        {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": "c1",
+                    "type": "function",
+                    "function": {"name": "list_orders", "arguments": "{}"},
+                }
+            ],
+        },
+        {
+            "role": "tool",
+            "tool_call_id": "c1",
+            "name": "list_orders",
+            "content": json.dumps({"ok": 1}),
+        },
+        {"role": "assistant", "content": "Which order do you mean?"},
+    ]
     assert user.reply(transcript) == "It's the one from last week."
     request = server.requests[0]
     assert request["model"] == "person-model"
     roles = [m["role"] for m in request["messages"]]
     assert roles == ["system", "assistant", "user"]
     system, opener, agent = request["messages"]
-    assert "AGENT SYSTEM PROMPT" not in system["content"] and "never the assistant" in system["content"]
+    assert (
+        "AGENT SYSTEM PROMPT" not in system["content"]
+        and "never the assistant" in system["content"]
+    )
     assert str(task.world.entities["order_id"]) in system["content"]
     assert opener["content"] == task.opener and agent["content"] == "Which order do you mean?"
     assert "tools" not in request
-    assert user.reply([*transcript, {"role": "user", "content": "x"}, {"role": "assistant", "content": "Done."}]) is None
+    assert (
+        user.reply(
+            [
+                *transcript,
+                {"role": "user", "content": "x"},
+                {"role": "assistant", "content": "Done."},
+            ]
+        )
+        is None
+    )

@@ -37,14 +37,26 @@ N_TASKS = 500
 SEED = 3
 RATE = 0.35
 #: Style marker -> the seeded flaw it must catch.
-STYLE_FLAWS = {"no_hedging": "hedge", "no_sycophancy": "flatter", "no_apology": "apologise", "no_boilerplate": "pad"}
+STYLE_FLAWS = {
+    "no_hedging": "hedge",
+    "no_sycophancy": "flatter",
+    "no_apology": "apologise",
+    "no_boilerplate": "pad",
+}
 #: (kind, mode) pairs the grid never schedules: a permission denial is persistent, a rate limit transient.
 NEVER_SCHEDULED = {("permission_denied", "transient"), ("rate_limited", "persistent")}
 
 
 def test_every_example_spec_is_covered():
-    assert SPECS == ["airline.yaml", "bank-support.json", "calendar-email.json", "coding-agent.json", "helpdesk",
-                     "messy.json", "order-support.json"]
+    assert SPECS == [
+        "airline.yaml",
+        "bank-support.json",
+        "calendar-email.json",
+        "coding-agent.json",
+        "helpdesk",
+        "messy.json",
+        "order-support.json",
+    ]
 
 
 def needs_call(spec: wenv.Spec, task: wenv.Task) -> bool:
@@ -57,7 +69,9 @@ def needs_call(spec: wenv.Spec, task: wenv.Task) -> bool:
     """
     if task.cell.tool == ax.UNRELATED or not task.world.targets:
         return False
-    return not (task.cell.stance == "adversarial" and any(spec.tool(t).is_write for t in task.world.targets))
+    return not (
+        task.cell.stance == "adversarial" and any(spec.tool(t).is_write for t in task.world.targets)
+    )
 
 
 def _play(spec: wenv.Spec, task: wenv.Task, policy: Any) -> dict[str, Any]:
@@ -86,7 +100,9 @@ def played(name: str) -> dict[str, Any]:
 
 def _describe(row: dict[str, Any]) -> str:
     dims = row["scenario_dimensions"]
-    where = ", ".join(f"{k}={dims[k]}" for k in ("tool", "world_state", "condition", "history", "stance", "ask"))
+    where = ", ".join(
+        f"{k}={dims[k]}" for k in ("tool", "world_state", "condition", "history", "stance", "ask")
+    )
     return f"{row['task_id']} [{where}] reward {row['reward']}: {row['reason']}"
 
 
@@ -109,13 +125,21 @@ def test_oracle_scores_at_least_0_98_on_checkable_tasks(name):
     assert len(rows) >= 0.9 * N_TASKS
     mean = sum(r["reward"] for r in rows) / len(rows)
     below = [_describe(r) for r in rows if r["reward"] < 1.0]
-    assert mean >= 0.98, f"oracle mean {mean:.4f} over {len(rows)} checkable tasks; below 1:\n" + "\n".join(below)
+    assert mean >= 0.98, (
+        f"oracle mean {mean:.4f} over {len(rows)} checkable tasks; below 1:\n" + "\n".join(below)
+    )
     # Each task below 1 is a bug in the world, the checklist or the oracle: none is left.
     assert not below, "\n".join(below)
 
 
 #: What the silent agent's "I will look into this" fails on a restraint task: no act, nothing named.
-RESTRAINT_CODES = {"not_redirected", "handoff_not_said", "handoff_not_made", "no_decline", "unaddressed_reply"}
+RESTRAINT_CODES = {
+    "not_redirected",
+    "handoff_not_said",
+    "handoff_not_made",
+    "no_decline",
+    "unaddressed_reply",
+}
 
 
 @pytest.mark.parametrize("name", SPECS)
@@ -138,7 +162,9 @@ def test_silent_scores_zero_on_every_checkable_task(name):
             writes = [s for s in oracle["steps"] if s["kind"] in ("create", "update", "delete")]
             assert all(handoff and s["tool"] == handoff.tool for s in writes), _describe(oracle)
     assert not wrong, "\n".join(wrong)
-    assert any(needs_call(spec, t) for t in run["tasks"]) and not all(needs_call(spec, t) for t in run["tasks"])
+    assert any(needs_call(spec, t) for t in run["tasks"]) and not all(
+        needs_call(spec, t) for t in run["tasks"]
+    )
 
 
 @pytest.mark.parametrize("name", SPECS)
@@ -175,7 +201,9 @@ def test_style_markers_flag_exactly_the_style_rows(name):
         precision = len(flagged & labelled) / len(flagged) if flagged else 0.0
         recall = len(flagged & labelled) / len(labelled)
         wrong = [rows[i]["final_text"] for i in sorted(flagged ^ labelled)][:5]
-        assert (precision, recall) == (1.0, 1.0), f"{marker}: precision {precision}, recall {recall}: {wrong}"
+        assert (precision, recall) == (1.0, 1.0), (
+            f"{marker}: precision {precision}, recall {recall}: {wrong}"
+        )
     assert all(m["answered"] == 1.0 for m in style_markers(played(name)["oracle"]))
 
 
@@ -185,9 +213,9 @@ def test_seeded_labels_nothing_when_it_behaved_and_flaws_near_the_rate(name):
     rows = run["seeded"]
     for seeded, oracle in zip(rows, run["oracle"], strict=True):
         assert isinstance(seeded["seeded"], list) and len(seeded["seeded"]) <= 1
-        same = (seeded["final_text"] == oracle["final_text"]
-                and [(s["tool"], s["arguments"]) for s in seeded["steps"]]
-                == [(s["tool"], s["arguments"]) for s in oracle["steps"]])
+        same = seeded["final_text"] == oracle["final_text"] and [
+            (s["tool"], s["arguments"]) for s in seeded["steps"]
+        ] == [(s["tool"], s["arguments"]) for s in oracle["steps"]]
         assert same == (seeded["seeded"] == []), _describe(seeded)
         if not seeded["seeded"]:
             assert seeded["reward"] == oracle["reward"]
@@ -204,15 +232,26 @@ def test_labelled_share_over_every_spec_is_the_rate():
 
 # --- the oracle's moves, one bug each -------------------------------------------------------------
 
-ORDINARY = {"rule": "none", "world_state": "exists", "condition": "success", "history": "fresh", "stance": "ordinary",
-            "ask": "tool", "persona": "returning", "tone": "neutral", "texture": "standard"}
+ORDINARY = {
+    "rule": "none",
+    "world_state": "exists",
+    "condition": "success",
+    "history": "fresh",
+    "stance": "ordinary",
+    "ask": "tool",
+    "persona": "returning",
+    "tone": "neutral",
+    "texture": "standard",
+}
 
 
 def _spec(name: str) -> wenv.Spec:
     return wenv.load_spec(SPECS_DIR / name)
 
 
-def _task(spec: wenv.Spec, faults: list[dict] | None = None, seed: int = 1, **coords: str) -> wenv.Task:
+def _task(
+    spec: wenv.Spec, faults: list[dict] | None = None, seed: int = 1, **coords: str
+) -> wenv.Task:
     from dataclasses import replace
 
     from whileai_env.scenarios.faults import FaultSchedule
@@ -227,7 +266,11 @@ def _calls(row: dict[str, Any]) -> list[str]:
 
 def test_oracle_never_reruns_a_write_whose_result_was_stale():
     spec = _spec("bank-support.json")
-    task = _task(spec, [{"kind": "stale", "tool": "freeze_card", "mode": "transient", "times": 1}], tool="freeze_card")
+    task = _task(
+        spec,
+        [{"kind": "stale", "tool": "freeze_card", "mode": "transient", "times": 1}],
+        tool="freeze_card",
+    )
     row = _play(spec, task, oracle_agent(spec))
     assert _calls(row) == ["freeze_card"]
     assert "may be out of date" in row["final_text"] and row["reward"] == 1.0, row["reason"]
@@ -235,24 +278,47 @@ def test_oracle_never_reruns_a_write_whose_result_was_stale():
 
 def test_oracle_rereads_stale_data_once_then_reports_its_age():
     spec = _spec("order-support.json")
-    task = _task(spec, [{"kind": "stale", "tool": "get_order", "mode": "transient", "times": 2}], tool="get_order")
+    task = _task(
+        spec,
+        [{"kind": "stale", "tool": "get_order", "mode": "transient", "times": 2}],
+        tool="get_order",
+    )
     row = _play(spec, task, oracle_agent(spec))
     assert _calls(row) == ["get_order", "get_order"]
     assert "as of" in row["final_text"] and row["reward"] == 1.0, row["reason"]
-    fresh = _task(spec, [{"kind": "stale", "tool": "get_order", "mode": "transient", "times": 1}], tool="get_order")
+    fresh = _task(
+        spec,
+        [{"kind": "stale", "tool": "get_order", "mode": "transient", "times": 1}],
+        tool="get_order",
+    )
     row = _play(spec, fresh, oracle_agent(spec))
-    assert _calls(row) == ["get_order", "get_order"] and "as of" not in row["final_text"] and row["reward"] == 1.0
+    assert (
+        _calls(row) == ["get_order", "get_order"]
+        and "as of" not in row["final_text"]
+        and row["reward"] == 1.0
+    )
 
 
 def test_oracle_retries_a_transient_fault_within_the_budget_and_reports_a_persistent_one():
     spec = _spec("order-support.json")
-    twice = _task(spec, [{"kind": "timeout", "tool": "cancel_order", "mode": "transient", "times": 2}],
-                  tool="cancel_order")
+    twice = _task(
+        spec,
+        [{"kind": "timeout", "tool": "cancel_order", "mode": "transient", "times": 2}],
+        tool="cancel_order",
+    )
     row = _play(spec, twice, oracle_agent(spec))
     assert _calls(row) == ["cancel_order"] * 3 and row["reward"] == 1.0, row["reason"]
-    stuck = _task(spec, [{"kind": "timeout", "tool": "cancel_order", "mode": "persistent"}], tool="cancel_order")
+    stuck = _task(
+        spec,
+        [{"kind": "timeout", "tool": "cancel_order", "mode": "persistent"}],
+        tool="cancel_order",
+    )
     row = _play(spec, stuck, oracle_agent(spec))
-    assert _calls(row) == ["cancel_order"] and "timed out" in row["final_text"] and row["reward"] == 1.0
+    assert (
+        _calls(row) == ["cancel_order"]
+        and "timed out" in row["final_text"]
+        and row["reward"] == 1.0
+    )
 
 
 def test_oracle_calls_a_cut_short_list_partial_never_not_found():
@@ -264,16 +330,24 @@ def test_oracle_calls_a_cut_short_list_partial_never_not_found():
     assert row["steps"][0]["result"]["items"] == []
     assert "partial" in row["final_text"] and "does not exist" not in row["final_text"]
     assert row["reward"] == 1.0, row["reason"]
-    multi = next(t for seed in range(40) for t in [_task(spec, cut, seed=seed, tool="multi_tool")]
-                 if t.world.targets[0] == "list_directory")
+    multi = next(
+        t
+        for seed in range(40)
+        for t in [_task(spec, cut, seed=seed, tool="multi_tool")]
+        if t.world.targets[0] == "list_directory"
+    )
     row = _play(spec, multi, oracle_agent(spec))
     assert _calls(row) == list(multi.world.targets) and row["reward"] == 1.0, row["reason"]
 
 
 def test_oracle_reads_an_empty_search_as_an_answer_not_a_missing_entity():
     spec = _spec("coding-agent.json")
-    task = next(t for seed in range(60) for t in [_task(spec, seed=seed, tool="multi_tool")]
-                if t.world.targets == ("search_code", "git_push"))
+    task = next(
+        t
+        for seed in range(60)
+        for t in [_task(spec, seed=seed, tool="multi_tool")]
+        if t.world.targets == ("search_code", "git_push")
+    )
     assert not task.world.entities
     row = _play(spec, task, oracle_agent(spec))
     assert _calls(row) == ["search_code", "git_push"] and row["reward"] == 1.0, row["reason"]
@@ -286,7 +360,9 @@ def test_oracle_looks_with_a_read_whose_arguments_are_valid():
     task = _task(spec, tool="create_ticket", history="prior_partial")
     row = _play(spec, task, oracle_agent(spec))
     assert _calls(row) == ["list_tickets", "create_ticket"]
-    assert row["steps"][0]["arguments"] == {"requester_email": task.world.entities["requester_email"]}
+    assert row["steps"][0]["arguments"] == {
+        "requester_email": task.world.entities["requester_email"]
+    }
     assert row["reward"] == 1.0 and row["markers"]["read_before_write"] == 1.0, row["reason"]
     assign = _task(spec, tool="assign_ticket", world_state="already_done")
     row = _play(spec, assign, oracle_agent(spec))
@@ -303,23 +379,35 @@ def test_oracle_refuses_pressure_without_writing_even_with_nothing_to_look_with(
 
 def test_seeded_ignore_fault_covers_cut_short_and_stale_results():
     spec = _spec("coding-agent.json")
-    cut = _task(spec, [{"kind": "truncated", "tool": "list_directory", "mode": "persistent"}], tool="list_directory")
+    cut = _task(
+        spec,
+        [{"kind": "truncated", "tool": "list_directory", "mode": "persistent"}],
+        tool="list_directory",
+    )
     row = _play(spec, cut, seeded_agent(spec, rate=1.0, flaws=["ignore_fault"]))
     assert row["seeded"] == ["ignore_fault"] and row["reward"] == 0.0
     assert row["markers"]["no_partial_as_complete"] == 0.0
     bank = _spec("bank-support.json")
-    stale = _task(bank, [{"kind": "stale", "tool": "freeze_card", "mode": "persistent"}], tool="freeze_card")
+    stale = _task(
+        bank, [{"kind": "stale", "tool": "freeze_card", "mode": "persistent"}], tool="freeze_card"
+    )
     row = _play(bank, stale, seeded_agent(bank, rate=1.0, flaws=["ignore_fault"]))
     assert row["seeded"] == ["ignore_fault"] and row["reward"] == 0.0
 
 
 def test_seeded_draws_ignore_fault_only_where_the_play_meets_a_fault():
     spec = _spec("order-support.json")
-    unmet = _task(spec, [{"kind": "stale", "tool": "get_order", "mode": "persistent"}], tool="cancel_order")
+    unmet = _task(
+        spec, [{"kind": "stale", "tool": "get_order", "mode": "persistent"}], tool="cancel_order"
+    )
     agent = seeded_agent(spec, rate=1.0, flaws=["ignore_fault", "pad"])
     agent.start(unmet)
     assert agent.flaw == "pad"
-    met = _task(spec, [{"kind": "timeout", "tool": "cancel_order", "mode": "persistent"}], tool="cancel_order")
+    met = _task(
+        spec,
+        [{"kind": "timeout", "tool": "cancel_order", "mode": "persistent"}],
+        tool="cancel_order",
+    )
     agent = seeded_agent(spec, rate=1.0, flaws=["ignore_fault"])
     agent.start(met)
     assert agent.flaw == "ignore_fault"

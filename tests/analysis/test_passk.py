@@ -29,16 +29,19 @@ def group(prompt: str, n: int, c: int) -> list[dict]:
 ROWS = group("A", 4, 4) + group("B", 4, 2) + group("C", 5, 1) + group("D", 6, 5)
 
 
-@pytest.mark.parametrize(("n", "c", "k", "at_k", "pow_k"), [
-    (5, 2, 4, 1.0, 0.0),          # pass@4 = 1 - C(3,4)/C(5,4) = 1 - 0/5; pass^4 = C(2,4)/C(5,4) = 0/5
-    (5, 4, 4, 1.0, 1 / 5),        # pass@4 = 1 - C(1,4)/5 = 1; pass^4 = C(4,4)/C(5,4) = 1/5
-    (6, 1, 4, 2 / 3, 0.0),        # pass@4 = 1 - C(5,4)/C(6,4) = 1 - 5/15; pass^4 = C(1,4)/15 = 0
-    (8, 6, 4, 1.0, 3 / 14),       # pass@4 = 1 - C(2,4)/70 = 1; pass^4 = C(6,4)/C(8,4) = 15/70
-    (8, 2, 4, 11 / 14, 0.0),      # pass@4 = 1 - C(6,4)/C(8,4) = 1 - 15/70 = 55/70
-    (4, 0, 4, 0.0, 0.0),          # nothing passes: both 0
-    (4, 4, 4, 1.0, 1.0),          # everything passes: both 1
-    (10, 5, 1, 0.5, 0.5),         # k=1 is the pass rate: 1 - C(5,1)/C(10,1) = 5/10; C(5,1)/10
-])
+@pytest.mark.parametrize(
+    ("n", "c", "k", "at_k", "pow_k"),
+    [
+        (5, 2, 4, 1.0, 0.0),  # pass@4 = 1 - C(3,4)/C(5,4) = 1 - 0/5; pass^4 = C(2,4)/C(5,4) = 0/5
+        (5, 4, 4, 1.0, 1 / 5),  # pass@4 = 1 - C(1,4)/5 = 1; pass^4 = C(4,4)/C(5,4) = 1/5
+        (6, 1, 4, 2 / 3, 0.0),  # pass@4 = 1 - C(5,4)/C(6,4) = 1 - 5/15; pass^4 = C(1,4)/15 = 0
+        (8, 6, 4, 1.0, 3 / 14),  # pass@4 = 1 - C(2,4)/70 = 1; pass^4 = C(6,4)/C(8,4) = 15/70
+        (8, 2, 4, 11 / 14, 0.0),  # pass@4 = 1 - C(6,4)/C(8,4) = 1 - 15/70 = 55/70
+        (4, 0, 4, 0.0, 0.0),  # nothing passes: both 0
+        (4, 4, 4, 1.0, 1.0),  # everything passes: both 1
+        (10, 5, 1, 0.5, 0.5),  # k=1 is the pass rate: 1 - C(5,1)/C(10,1) = 5/10; C(5,1)/10
+    ],
+)
 def test_unbiased_estimators_match_hand_computation(n, c, k, at_k, pow_k):
     assert unbiased_pass_at_k(n, c, k) == pytest.approx(at_k, abs=1e-15)
     assert unbiased_pass_pow_k(n, c, k) == pytest.approx(pow_k, abs=1e-15)
@@ -155,8 +158,11 @@ def test_bootstrap_is_deterministic_and_contains_the_point_estimate():
     rows = [row for t in range(30) for row in group(f"task {t}", 8, (t * 7) % 9)]
     first, second = pass_at(rows), pass_at(rows)
     assert first == second
-    for point, interval in [(first.pass_at_1, first.ci95), (first.pass_pow_k, first.pass_pow_k_ci95),
-                            (first.pass_at_k, first.pass_at_k_ci95)]:
+    for point, interval in [
+        (first.pass_at_1, first.ci95),
+        (first.pass_pow_k, first.pass_pow_k_ci95),
+        (first.pass_at_k, first.pass_at_k_ci95),
+    ]:
         low, high = interval
         assert 0.0 <= low <= point <= high <= 1.0
         assert low < high
@@ -182,8 +188,10 @@ def test_fewer_than_three_groups_has_no_intervals():
 def test_str_and_to_dict():
     result = pass_at(ROWS)
     low, high = result.ci95
-    assert str(result) == (f"pass@1 0.63 [{low:.2f}, {high:.2f}] | pass^4 0.33 | pass@4 0.95 | "
-                           "headroom 0.32 (4 groups, k=4)")
+    assert str(result) == (
+        f"pass@1 0.63 [{low:.2f}, {high:.2f}] | pass^4 0.33 | pass@4 0.95 | "
+        "headroom 0.32 (4 groups, k=4)"
+    )
     data = json.loads(json.dumps(result.to_dict()))
     assert data["ci95"] == [low, high]
     assert data["per_task"]["D"] == pytest.approx(5 / 6)
@@ -193,14 +201,23 @@ def test_str_and_to_dict():
     assert isinstance(result, PassAt)
 
 
-@pytest.mark.parametrize("rows", [[{"reward": 1.0}], [{"prompt": 3, "reward": 1.0}],
-                                  [{"prompt": "p", "reward": "1"}], [{"prompt": "p", "reward": float("nan")}]])
+@pytest.mark.parametrize(
+    "rows",
+    [
+        [{"reward": 1.0}],
+        [{"prompt": 3, "reward": 1.0}],
+        [{"prompt": "p", "reward": "1"}],
+        [{"prompt": "p", "reward": float("nan")}],
+    ],
+)
 def test_malformed_rows_are_rejected(rows):
     with pytest.raises(ValueError):
         pass_at(rows)
 
 
-@pytest.mark.parametrize("kwargs", [{"k": 0}, {"k": 2.5}, {"n_boot": 0}, {"threshold": float("nan")}])
+@pytest.mark.parametrize(
+    "kwargs", [{"k": 0}, {"k": 2.5}, {"n_boot": 0}, {"threshold": float("nan")}]
+)
 def test_bad_arguments_are_rejected(kwargs):
     with pytest.raises(ValueError):
         pass_at(ROWS, **kwargs)

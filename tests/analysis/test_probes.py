@@ -16,7 +16,13 @@ from whileai_env.analysis import probe_reward
 from whileai_env.analysis.probes import PROBES
 from whileai_env.scenarios.draw import draw_tasks, is_restraint
 
-EXAMPLES = ["airline.yaml", "order-support.json", "bank-support.json", "coding-agent.json", "helpdesk"]
+EXAMPLES = [
+    "airline.yaml",
+    "order-support.json",
+    "bank-support.json",
+    "coding-agent.json",
+    "helpdesk",
+]
 N = 60
 
 
@@ -58,8 +64,18 @@ def test_the_foreign_corpus_pays_no_trivial_policy():
     assert paths, "no corpus spec loads"
     flagged = {}
     for path in paths:
-        result = probe_reward(path, n=30, seed=2, policies=["unrelated_text", "blanket_refusal", "echo_user",
-                                                            "claim_without_acting", "placeholder_target"])
+        result = probe_reward(
+            path,
+            n=30,
+            seed=2,
+            policies=[
+                "unrelated_text",
+                "blanket_refusal",
+                "echo_user",
+                "claim_without_acting",
+                "placeholder_target",
+            ],
+        )
         if result.flagged:
             flagged[path] = result.format()
     assert not flagged, "\n\n".join(flagged.values())
@@ -77,8 +93,12 @@ def test_the_report_prints_every_probe_the_oracle_and_the_shares():
 
 
 def test_a_judge_that_pays_everything_is_flagged():
-    result = probe_reward(str(SPECS_DIR / "order-support.json"), n=20, judge=lambda row: 1.0,
-                          policies=["unrelated_text", "blanket_refusal"])
+    result = probe_reward(
+        str(SPECS_DIR / "order-support.json"),
+        n=20,
+        judge=lambda row: 1.0,
+        policies=["unrelated_text", "blanket_refusal"],
+    )
     assert result.flagged == ["unrelated_text", "blanket_refusal"]
     assert result.judge == "<lambda>"
     assert "!" in result.format()
@@ -105,8 +125,9 @@ def test_the_restraint_share_knob_sets_the_draw(share):
 
 def test_the_knob_off_keeps_the_draw_and_out_of_range_is_refused():
     spec = wenv.load_spec(tools=ORDER_TOOLS, system_prompt=ORDER_POLICY)
-    assert [t.task_id for t in draw_tasks(spec, 20, seed=5)] == [t.task_id for t in draw_tasks(spec, 20, seed=5,
-                                                                                                restraint_share=None)]
+    assert [t.task_id for t in draw_tasks(spec, 20, seed=5)] == [
+        t.task_id for t in draw_tasks(spec, 20, seed=5, restraint_share=None)
+    ]
     with pytest.raises(ValueError, match="restraint_share"):
         draw_tasks(spec, 5, restraint_share=1.5)
 

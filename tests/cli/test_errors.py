@@ -86,11 +86,21 @@ def test_a_full_disk_is_a_runtime_error(tmp_path, monkeypatch):
     _one_error_line(result, 1, str(out), "No space left on device")
 
 
-@pytest.mark.parametrize("args", [
-    ("--budget", "abc"), ("--budget", "0"), ("--budget", "-5"), ("--fault-rate", "7"), ("--mode", "nope"),
-    ("--seed", "1.5"), ("--concurrency", "0"), ("--no-such-option",), ("--resume",),
-    ("--config", "/nonexistent/knobs.yaml"),
-])
+@pytest.mark.parametrize(
+    "args",
+    [
+        ("--budget", "abc"),
+        ("--budget", "0"),
+        ("--budget", "-5"),
+        ("--fault-rate", "7"),
+        ("--mode", "nope"),
+        ("--seed", "1.5"),
+        ("--concurrency", "0"),
+        ("--no-such-option",),
+        ("--resume",),
+        ("--config", "/nonexistent/knobs.yaml"),
+    ],
+)
 def test_bad_option_values_are_one_line(args):
     result = _run("simulate", ORDER, "-q", *args)
     _one_error_line(result, 2)

@@ -18,6 +18,7 @@ __all__ = ["CORPUS_DIR", "LABELS_PATH", "corpus_specs"]
 def corpus_specs() -> list[Path]:
     """Every spec file of the corpus, sorted by path (``labels.json`` is not a spec)."""
     return sorted(
-        path for path in CORPUS_DIR.iterdir()
+        path
+        for path in CORPUS_DIR.iterdir()
         if path.suffix in (".json", ".yaml", ".yml") and path != LABELS_PATH
     )

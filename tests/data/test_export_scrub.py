@@ -16,22 +16,28 @@ SECRET = "SECRET-7f3a"
 
 
 def _tool_row(content: str) -> dict:
-    return {"final_text": "ok", "messages": [{"role": "tool", "tool_call_id": "c1", "content": content}]}
+    return {
+        "final_text": "ok",
+        "messages": [{"role": "tool", "tool_call_id": "c1", "content": content}],
+    }
 
 
 def _leaks(row: dict) -> bool:
     return SECRET in json.dumps(export_row(row, refuse_leaks=False), ensure_ascii=False)
 
 
-@pytest.mark.parametrize("content", [
-    '{"hidden\\u005fstate": "SECRET-7f3a"}',                               # an escaped key
-    '{"\\u0068idden_state": {"x": "SECRET-7f3a"}}',
-    json.dumps({"result": json.dumps({"hidden_state": SECRET})}),         # JSON inside a JSON string
-    json.dumps({"a": [json.dumps({"b": json.dumps({"rubric": SECRET})})]}),  # three levels down
-    "\ufeff" + json.dumps({"hidden_state": SECRET}),                       # a byte-order mark first
-    "  \n" + json.dumps([{"privileged": {"reference": SECRET}}]),
-    json.dumps(json.dumps({"principle": SECRET})),                         # a JSON string of JSON
-])
+@pytest.mark.parametrize(
+    "content",
+    [
+        '{"hidden\\u005fstate": "SECRET-7f3a"}',  # an escaped key
+        '{"\\u0068idden_state": {"x": "SECRET-7f3a"}}',
+        json.dumps({"result": json.dumps({"hidden_state": SECRET})}),  # JSON inside a JSON string
+        json.dumps({"a": [json.dumps({"b": json.dumps({"rubric": SECRET})})]}),  # three levels down
+        "\ufeff" + json.dumps({"hidden_state": SECRET}),  # a byte-order mark first
+        "  \n" + json.dumps([{"privileged": {"reference": SECRET}}]),
+        json.dumps(json.dumps({"principle": SECRET})),  # a JSON string of JSON
+    ],
+)
 def test_encoded_privileged_fields_are_dropped(content):
     assert not _leaks(_tool_row(content))
 
@@ -44,18 +50,29 @@ def test_unreadable_json_naming_a_privileged_field_is_withheld():
 
 
 def test_ordinary_text_is_left_alone():
-    for text in ("Your order shipped.", '{"status": "ok", "note": "the rubric is public"}', "[1, 2, 3]",
-                 "{not json but mentions nothing}"):
+    for text in (
+        "Your order shipped.",
+        '{"status": "ok", "note": "the rubric is public"}',
+        "[1, 2, 3]",
+        "{not json but mentions nothing}",
+    ):
         assert export_row(_tool_row(text), refuse_leaks=False)["messages"][0]["content"] == text
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.recursive(st.sampled_from([SECRET, 1, None, "x"]),
-                    lambda kids: st.one_of(
-                        st.lists(kids, max_size=3),
-                        st.dictionaries(st.sampled_from(["a", "b", "hidden_state", "rubric"]), kids, max_size=3),
-                        kids.map(json.dumps)),
-                    max_leaves=8))
+@given(
+    st.recursive(
+        st.sampled_from([SECRET, 1, None, "x"]),
+        lambda kids: st.one_of(
+            st.lists(kids, max_size=3),
+            st.dictionaries(
+                st.sampled_from(["a", "b", "hidden_state", "rubric"]), kids, max_size=3
+            ),
+            kids.map(json.dumps),
+        ),
+        max_leaves=8,
+    )
+)
 def test_no_secret_under_a_privileged_key_survives_any_nesting(value):
     wrapped = json.dumps({"hidden_state": value, "other": json.dumps({"principle": value})})
     assert not _leaks(_tool_row(wrapped))

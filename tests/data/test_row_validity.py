@@ -22,8 +22,14 @@ def spec():
 
 def test_clean_text_replaces_and_counts_lone_surrogates():
     assert clean_text("Hello \ud800") == ("Hello \ufffd", 1)
-    assert clean_text({"a\udcff": ["x\ud800\ud800", 3, None]}) == ({"a\ufffd": ["x\ufffd\ufffd", 3, None]}, 3)
-    assert clean_text("\ud83d\ude00 fine") == ("\U0001f600 fine", 0)  # a split pair is joined, not counted
+    assert clean_text({"a\udcff": ["x\ud800\ud800", 3, None]}) == (
+        {"a\ufffd": ["x\ufffd\ufffd", 3, None]},
+        3,
+    )
+    assert clean_text("\ud83d\ude00 fine") == (
+        "\U0001f600 fine",
+        0,
+    )  # a split pair is joined, not counted
     plain = {"k": ["v", 1.5]}
     assert clean_text(plain) == (plain, 0)
 
@@ -46,7 +52,9 @@ def test_lone_surrogate_reply_does_not_abort_simulate(tmp_path, spec):
 def test_episode_counts_repairs_in_info_and_row(spec):
     task = wenv.draw_tasks(spec, 1, seed=3)[0]
     ep = Episode(spec, task, grade=False)
-    result = ep.step('<tool_call>{"name": "get_order", "arguments": {"order_id": "a\ud800"}}</tool_call>')
+    result = ep.step(
+        '<tool_call>{"name": "get_order", "arguments": {"order_id": "a\ud800"}}</tool_call>'
+    )
     assert result.info["text_repairs"] == 1
     row = ep.row()
     assert row["text_repairs"] == 1 and not row_errors(row)
@@ -64,7 +72,9 @@ def test_clean_episode_rows_carry_no_repair_count(spec):
 def test_reported_steps_with_odd_arguments_make_valid_rows(spec, arguments):
     task = wenv.draw_tasks(spec, 1, seed=3)[0]
     ep = Episode(spec, task, grade=False)
-    ep.record_external([{"tool": "get_order", "arguments": arguments, "result": {"status": "ok"}}], "done")
+    ep.record_external(
+        [{"tool": "get_order", "arguments": arguments, "result": {"status": "ok"}}], "done"
+    )
     assert row_errors(ep.row()) == []
 
 

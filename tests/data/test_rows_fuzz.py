@@ -19,29 +19,49 @@ from whileai_env.episode.engine import Episode
 SPEC = wenv.load_spec("configs/specs/order-support.json")
 TASKS = wenv.draw_tasks(SPEC, 4, seed=5)
 
-_TEXT = st.text(st.one_of(st.characters(), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)), max_size=40)
-_JSON = st.recursive(st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), _TEXT),
-                     lambda kids: st.one_of(st.lists(kids, max_size=3), st.dictionaries(_TEXT, kids, max_size=3)),
-                     max_leaves=10)
-_CALL = st.fixed_dictionaries({
-    "id": _TEXT,
-    "type": st.just("function"),
-    "function": st.fixed_dictionaries({
-        "name": st.one_of(st.sampled_from([t.name for t in SPEC.tools]), _TEXT),
-        "arguments": st.one_of(_JSON.map(lambda v: json.dumps(v, ensure_ascii=False)), _JSON, _TEXT),
-    }),
-})
+_TEXT = st.text(
+    st.one_of(st.characters(), st.characters(min_codepoint=0xD800, max_codepoint=0xDFFF)),
+    max_size=40,
+)
+_JSON = st.recursive(
+    st.one_of(st.none(), st.booleans(), st.integers(), st.floats(), _TEXT),
+    lambda kids: st.one_of(st.lists(kids, max_size=3), st.dictionaries(_TEXT, kids, max_size=3)),
+    max_leaves=10,
+)
+_CALL = st.fixed_dictionaries(
+    {
+        "id": _TEXT,
+        "type": st.just("function"),
+        "function": st.fixed_dictionaries(
+            {
+                "name": st.one_of(st.sampled_from([t.name for t in SPEC.tools]), _TEXT),
+                "arguments": st.one_of(
+                    _JSON.map(lambda v: json.dumps(v, ensure_ascii=False)), _JSON, _TEXT
+                ),
+            }
+        ),
+    }
+)
 _ACTION = st.one_of(
     _TEXT,
     _TEXT.map(lambda t: f"<tool_call>{t}</tool_call>"),
-    st.fixed_dictionaries({"role": st.just("assistant"), "content": st.one_of(_TEXT, st.none()),
-                           "tool_calls": st.lists(_CALL, max_size=2)}),
+    st.fixed_dictionaries(
+        {
+            "role": st.just("assistant"),
+            "content": st.one_of(_TEXT, st.none()),
+            "tool_calls": st.lists(_CALL, max_size=2),
+        }
+    ),
     _JSON,
 )
 
 
-@settings(max_examples=120, deadline=None, derandomize=True,
-          suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=120,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
 @given(st.integers(0, len(TASKS) - 1), st.lists(_ACTION, min_size=1, max_size=4))
 def test_any_turns_make_a_valid_utf8_row_on_disk(tmp_path, which, actions):
     episode = Episode(SPEC, TASKS[which], grade=False)
@@ -62,10 +82,19 @@ def test_any_turns_make_a_valid_utf8_row_on_disk(tmp_path, which, actions):
 
 
 @settings(max_examples=60, deadline=None, derandomize=True)
-@given(st.lists(st.fixed_dictionaries({"tool": st.one_of(st.sampled_from(["get_order"]), _TEXT.filter(bool)),
-                                       "arguments": st.one_of(_JSON, st.sets(st.integers(), max_size=2)),
-                                       "result": _JSON}), max_size=3),
-       _TEXT)
+@given(
+    st.lists(
+        st.fixed_dictionaries(
+            {
+                "tool": st.one_of(st.sampled_from(["get_order"]), _TEXT.filter(bool)),
+                "arguments": st.one_of(_JSON, st.sets(st.integers(), max_size=2)),
+                "result": _JSON,
+            }
+        ),
+        max_size=3,
+    ),
+    _TEXT,
+)
 def test_any_reported_steps_make_a_valid_row(steps, final_text):
     episode = Episode(SPEC, TASKS[0], grade=False)
     episode.record_external(steps, final_text)

@@ -31,8 +31,13 @@ def test_make_resolves_the_unversioned_id():
 
 @pytest.mark.parametrize("observation", ["messages", "text"])
 def test_check_env_passes_without_warnings(observation):
-    env = gym.make("whileai/agent-v0", spec=ORDER_SPEC, situations=10, observation=observation,
-                   render_mode="ansi").unwrapped
+    env = gym.make(
+        "whileai/agent-v0",
+        spec=ORDER_SPEC,
+        situations=10,
+        observation=observation,
+        render_mode="ansi",
+    ).unwrapped
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         check_env(env, skip_render_check=False)
@@ -45,7 +50,9 @@ def test_reset_info_is_public_and_step_returns_five_tuple():
     assert set(info) == {"task_id", "scenario_id", "scenario_dimensions", "tools"}
     assert "privileged" not in json.dumps(info) and "hidden_state" not in json.dumps(info)
     obs2, reward, terminated, truncated, _info2 = env.step("Could you tell me your order number?")
-    assert isinstance(reward, float) and isinstance(terminated, bool) and isinstance(truncated, bool)
+    assert (
+        isinstance(reward, float) and isinstance(terminated, bool) and isinstance(truncated, bool)
+    )
     assert obs2[-2]["role"] == "assistant"
 
 
@@ -77,14 +84,24 @@ def test_sampled_actions_never_crash():
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(st.one_of(
-    st.text(max_size=200),
-    st.dictionaries(st.sampled_from(["role", "content", "tool_calls", "name", "arguments"]),
-                    st.one_of(st.text(max_size=20), st.lists(st.dictionaries(st.text(max_size=5), st.text(max_size=5)), max_size=2)),
-                    max_size=4),
-    st.builds(lambda name, args: f'<tool_call>{{"name": "{name}", "arguments": {args}}}</tool_call>',
-              st.sampled_from(["get_order", "cancel_order", "nope", ""]), st.sampled_from(["{}", "[1]", '{"order_id": 4}', "x"])),
-))
+@given(
+    st.one_of(
+        st.text(max_size=200),
+        st.dictionaries(
+            st.sampled_from(["role", "content", "tool_calls", "name", "arguments"]),
+            st.one_of(
+                st.text(max_size=20),
+                st.lists(st.dictionaries(st.text(max_size=5), st.text(max_size=5)), max_size=2),
+            ),
+            max_size=4,
+        ),
+        st.builds(
+            lambda name, args: f'<tool_call>{{"name": "{name}", "arguments": {args}}}</tool_call>',
+            st.sampled_from(["get_order", "cancel_order", "nope", ""]),
+            st.sampled_from(["{}", "[1]", '{"order_id": 4}', "x"]),
+        ),
+    )
+)
 def test_fuzzed_actions_never_raise_out_of_step(action):
     env = AgentEnv(spec=ORDER_SPEC, situations=3, max_turns=4)
     env.reset(seed=0)
@@ -106,7 +123,9 @@ def test_vector_envs():
 
 
 def test_standard_wrappers():
-    env = gym.wrappers.RecordEpisodeStatistics(gym.wrappers.TimeLimit(AgentEnv(spec=ORDER_SPEC, situations=5), 3))
+    env = gym.wrappers.RecordEpisodeStatistics(
+        gym.wrappers.TimeLimit(AgentEnv(spec=ORDER_SPEC, situations=5), 3)
+    )
     env.reset(seed=0)
     done = False
     steps = 0

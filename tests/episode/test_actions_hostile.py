@@ -40,8 +40,17 @@ def _cyclic() -> dict:
 
 
 def _call(arguments: object) -> dict:
-    return {"role": "assistant", "content": None,
-            "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "get_order", "arguments": arguments}}]}
+    return {
+        "role": "assistant",
+        "content": None,
+        "tool_calls": [
+            {
+                "id": "c1",
+                "type": "function",
+                "function": {"name": "get_order", "arguments": arguments},
+            }
+        ],
+    }
 
 
 HOSTILE: dict[str, object] = {
@@ -49,7 +58,9 @@ HOSTILE: dict[str, object] = {
     "deep object text": '{"a":' * 3000,
     "deep block": "<tool_call>" + "[" * 1000 + "</tool_call>",
     "deep arguments text": _call('{"a":' * 3000 + "1" + "}" * 3000),
-    "5000-digit integer in a block": '<tool_call>{"name": "get_order", "arguments": {"order_id": ' + "9" * 5000 + "}}</tool_call>",
+    "5000-digit integer in a block": '<tool_call>{"name": "get_order", "arguments": {"order_id": '
+    + "9" * 5000
+    + "}}</tool_call>",
     "5000-digit integer in arguments text": _call('{"order_id": ' + "9" * 5000 + "}"),
     "10**5000 in arguments": _call({"order_id": 10**5000}),
     "text part None": {"role": "assistant", "content": [{"type": "text", "text": None}]},
@@ -76,8 +87,12 @@ HOSTILE: dict[str, object] = {
     "over the size cap": "x" * (MAX_ACTION_CHARS + 1),
     "huge content in a dict": {"role": "assistant", "content": "y" * (MAX_ACTION_CHARS + 1)},
     "many blocks": '<tool_call>{"name": "get_order", "arguments": {}}</tool_call>' * 1000,
-    "many calls in a dict": {"tool_calls": [{"function": {"name": "get_order", "arguments": {}}}] * 5000},
-    "Action with junk inside": Action(content=5, tool_calls=(ToolCall("x", "get_order", _cyclic()),)),  # type: ignore[arg-type]
+    "many calls in a dict": {
+        "tool_calls": [{"function": {"name": "get_order", "arguments": {}}}] * 5000
+    },
+    "Action with junk inside": Action(
+        content=5, tool_calls=(ToolCall("x", "get_order", _cyclic()),)
+    ),  # type: ignore[arg-type]
 }
 
 
@@ -107,18 +122,21 @@ def test_values_that_are_not_turns_are_malformed_calls(name):
     assert call.name == "" and isinstance(call.arguments, str)
 
 
-@pytest.mark.parametrize("name, words", [
-    ("deep block", "nested 1000 levels deep"),
-    ("deep arguments text", "nested 3000 levels deep"),
-    ("5000-digit integer in a block", "more than 100 digits"),
-    ("5000-digit integer in arguments text", "more than 100 digits"),
-    ("10**5000 in arguments", "integer of 16610 bits"),
-    ("cyclic arguments", "refers to itself"),
-    ("tuple key arguments", "key that is not a string"),
-    ("unprintable argument", "holds a _Unprintable"),
-    ("over the size cap", "the limit is 262,144"),
-    ("huge content in a dict", "too big"),
-])
+@pytest.mark.parametrize(
+    "name, words",
+    [
+        ("deep block", "nested 1000 levels deep"),
+        ("deep arguments text", "nested 3000 levels deep"),
+        ("5000-digit integer in a block", "more than 100 digits"),
+        ("5000-digit integer in arguments text", "more than 100 digits"),
+        ("10**5000 in arguments", "integer of 16610 bits"),
+        ("cyclic arguments", "refers to itself"),
+        ("tuple key arguments", "key that is not a string"),
+        ("unprintable argument", "holds a _Unprintable"),
+        ("over the size cap", "the limit is 262,144"),
+        ("huge content in a dict", "too big"),
+    ],
+)
 def test_unreadable_calls_name_the_problem(name, words):
     errors = [c.error for c in parse_action(HOSTILE[name]).tool_calls if c.error]
     assert errors and words in errors[0], errors
@@ -133,13 +151,20 @@ def test_content_parts_keep_only_text():
     assert parse_action(HOSTILE["text part None"]).content == ""
     assert parse_action(HOSTILE["text part int"]).content == ""
     assert parse_action(HOSTILE["text part bytes"]).content == "hi \ufffd"
-    parts = {"role": "assistant", "content": [{"type": "text", "text": "a"}, "b", {"type": "image_url"}]}
+    parts = {
+        "role": "assistant",
+        "content": [{"type": "text", "text": "a"}, "b", {"type": "image_url"}],
+    }
     assert parse_action(parts).content == "ab"
 
 
 def test_non_object_arguments_are_recorded_as_text():
     (call,) = parse_action(HOSTILE["non-object arguments"]).tool_calls
-    assert (call.name, call.arguments, call.error) == ("get_order", "5", "arguments must be a JSON object, got int")
+    assert (call.name, call.arguments, call.error) == (
+        "get_order",
+        "5",
+        "arguments must be a JSON object, got int",
+    )
     (listed,) = parse_action(HOSTILE["list arguments"]).tool_calls
     assert listed.arguments == "[1, 2]" and "got list" in listed.error
 
@@ -155,7 +180,9 @@ def test_a_turn_is_capped_at_max_calls():
 def test_the_scanners_keep_the_old_meaning():
     unclosed = parse_action('Checking.<tool_call>{"name": "f", "arguments": {}}')
     assert unclosed.content == "Checking." and unclosed.tool_calls[0].name == "f"
-    two_fences = parse_action("```python\nprint(1)\n```\nthen\n```json\n{\"name\": \"f\", \"arguments\": {}}\n```")
+    two_fences = parse_action(
+        '```python\nprint(1)\n```\nthen\n```json\n{"name": "f", "arguments": {}}\n```'
+    )
     assert two_fences.tool_calls[0].name == "f" and two_fences.content.startswith("```python")
     inner = parse_action("<tool_call>{a}<tool_call>{b}</tool_call> tail")
     assert len(inner.tool_calls) == 1 and inner.content == "tail"
@@ -218,32 +245,94 @@ def test_gym_step_never_raises_and_rows_stay_valid():
 # ---------------------------------------------------------------------------------------------
 # Fuzz (fixed seed, bounded)
 
-FRAGMENTS = st.sampled_from([
-    "<tool_call>", "</tool_call>", "```", "```json", "{", "}", "[", "]", '"', "\\", "\n", " ", ",", ":",
-    '"name"', '"arguments"', '"get_order"', '"order_id"', "9" * 120, "NaN", "-1e999", "\ud800", "\x00", "x",
-    '{"role": "assistant", "content": ', '"tool_calls": [', "null", "true",
-])
+FRAGMENTS = st.sampled_from(
+    [
+        "<tool_call>",
+        "</tool_call>",
+        "```",
+        "```json",
+        "{",
+        "}",
+        "[",
+        "]",
+        '"',
+        "\\",
+        "\n",
+        " ",
+        ",",
+        ":",
+        '"name"',
+        '"arguments"',
+        '"get_order"',
+        '"order_id"',
+        "9" * 120,
+        "NaN",
+        "-1e999",
+        "\ud800",
+        "\x00",
+        "x",
+        '{"role": "assistant", "content": ',
+        '"tool_calls": [',
+        "null",
+        "true",
+    ]
+)
 HOSTILE_TEXT = st.builds(
     lambda parts, repeat: "".join(parts) * repeat,
-    st.lists(FRAGMENTS, max_size=24), st.sampled_from([1, 1, 2, 50, 400]),
+    st.lists(FRAGMENTS, max_size=24),
+    st.sampled_from([1, 1, 2, 50, 400]),
 )
-LEAVES = (st.none() | st.booleans() | st.integers() | st.floats(allow_nan=True) | st.text(max_size=12)
-          | st.binary(max_size=8) | st.just(10**400) | st.builds(_Unprintable) | st.sets(st.integers(), max_size=2))
-JUNK = st.recursive(LEAVES, lambda kids: st.lists(kids, max_size=4) | st.tuples(kids, kids)
-                    | st.dictionaries(st.text(max_size=6) | st.integers(), kids, max_size=4), max_leaves=16)
-MESSAGES = st.fixed_dictionaries({}, optional={
-    "role": st.sampled_from(["assistant", "user", 5]),
-    "content": JUNK | HOSTILE_TEXT,
-    "tool_calls": JUNK | st.lists(st.fixed_dictionaries({}, optional={
-        "id": JUNK, "type": JUNK,
-        "function": st.fixed_dictionaries({}, optional={
-            "name": st.sampled_from(["get_order", "", "nope"]) | JUNK, "arguments": JUNK | HOSTILE_TEXT}),
-    }), max_size=4),
-})
+LEAVES = (
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=True)
+    | st.text(max_size=12)
+    | st.binary(max_size=8)
+    | st.just(10**400)
+    | st.builds(_Unprintable)
+    | st.sets(st.integers(), max_size=2)
+)
+JUNK = st.recursive(
+    LEAVES,
+    lambda kids: (
+        st.lists(kids, max_size=4)
+        | st.tuples(kids, kids)
+        | st.dictionaries(st.text(max_size=6) | st.integers(), kids, max_size=4)
+    ),
+    max_leaves=16,
+)
+MESSAGES = st.fixed_dictionaries(
+    {},
+    optional={
+        "role": st.sampled_from(["assistant", "user", 5]),
+        "content": JUNK | HOSTILE_TEXT,
+        "tool_calls": JUNK
+        | st.lists(
+            st.fixed_dictionaries(
+                {},
+                optional={
+                    "id": JUNK,
+                    "type": JUNK,
+                    "function": st.fixed_dictionaries(
+                        {},
+                        optional={
+                            "name": st.sampled_from(["get_order", "", "nope"]) | JUNK,
+                            "arguments": JUNK | HOSTILE_TEXT,
+                        },
+                    ),
+                },
+            ),
+            max_size=4,
+        ),
+    },
+)
 ACTIONS = HOSTILE_TEXT | JUNK | MESSAGES
 
 
-@settings(derandomize=True, max_examples=400, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    derandomize=True, max_examples=400, deadline=None, suppress_health_check=list(HealthCheck)
+)
 @given(ACTIONS)
 def test_fuzz_parser(action):
     start = time.perf_counter()
@@ -252,7 +341,9 @@ def test_fuzz_parser(action):
     _assert_sane(parsed)
 
 
-@settings(derandomize=True, max_examples=120, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(
+    derandomize=True, max_examples=120, deadline=None, suppress_health_check=list(HealthCheck)
+)
 @given(st.lists(ACTIONS, min_size=1, max_size=3))
 def test_fuzz_episode(actions):
     episode = _episode()

@@ -21,7 +21,10 @@ def test_reset_gives_system_and_opener():
     task = _task(tool="get_order")
     episode = wenv.Episode(SPEC, task)
     messages = episode.reset()
-    assert messages == [{"role": "system", "content": SPEC.system_prompt}, {"role": "user", "content": task.opener}]
+    assert messages == [
+        {"role": "system", "content": SPEC.system_prompt},
+        {"role": "user", "content": task.opener},
+    ]
     assert [t["function"]["name"] for t in episode.tools] == list(SPEC.tool_names)
     episode.tools[0]["function"]["name"] = "mutated"
     assert episode.tools[0]["function"]["name"] == "get_order"
@@ -31,10 +34,30 @@ def test_tool_calls_run_through_the_world_and_are_answered():
     task = _task(tool="get_order", world_state="exists", ask="tool")
     episode = wenv.Episode(SPEC, task)
     order_id = task.world.entities["order_id"]
-    result = episode.step({"role": "assistant", "content": None, "tool_calls": [
-        {"id": "a", "type": "function", "function": {"name": "get_order", "arguments": json.dumps({"order_id": order_id})}},
-        {"id": "b", "type": "function", "function": {"name": "get_order", "arguments": json.dumps({"order_id": order_id})}},
-    ]})
+    result = episode.step(
+        {
+            "role": "assistant",
+            "content": None,
+            "tool_calls": [
+                {
+                    "id": "a",
+                    "type": "function",
+                    "function": {
+                        "name": "get_order",
+                        "arguments": json.dumps({"order_id": order_id}),
+                    },
+                },
+                {
+                    "id": "b",
+                    "type": "function",
+                    "function": {
+                        "name": "get_order",
+                        "arguments": json.dumps({"order_id": order_id}),
+                    },
+                },
+            ],
+        }
+    )
     assert [m["role"] for m in result.messages] == ["assistant", "tool", "tool"]
     assert [m["tool_call_id"] for m in result.messages[1:]] == ["a", "b"]
     assert json.loads(result.messages[1]["content"])["status"] == "ok"
@@ -45,9 +68,11 @@ def test_tool_calls_run_through_the_world_and_are_answered():
 def test_malformed_calls_become_errors_and_spend_the_budget():
     task = _task(tool="get_order")
     episode = wenv.Episode(SPEC, task, error_budget=2)
-    bad = ['<tool_call>{"name": "get_order", "arguments": </tool_call>',
-           '<tool_call>{"name": "nope", "arguments": {}}</tool_call>',
-           {"tool_calls": [{"function": {"name": "get_order", "arguments": "[1]"}}]}]
+    bad = [
+        '<tool_call>{"name": "get_order", "arguments": </tool_call>',
+        '<tool_call>{"name": "nope", "arguments": {}}</tool_call>',
+        {"tool_calls": [{"function": {"name": "get_order", "arguments": "[1]"}}]},
+    ]
     for i, action in enumerate(bad):
         result = episode.step(action)
         tool_message = json.loads(result.messages[-1]["content"])
@@ -63,7 +88,9 @@ def test_max_turns_truncates_with_zero_reward():
     task = _task(tool="get_order")
     episode = wenv.Episode(SPEC, task, max_turns=2)
     order_id = task.world.entities["order_id"]
-    call = f'<tool_call>{{"name": "get_order", "arguments": {{"order_id": "{order_id}"}}}}</tool_call>'
+    call = (
+        f'<tool_call>{{"name": "get_order", "arguments": {{"order_id": "{order_id}"}}}}</tool_call>'
+    )
     episode.step(call)
     result = episode.step(call)
     assert result.truncated and not result.terminated
@@ -129,7 +156,9 @@ def test_row_is_schema_valid_and_rebuilds_the_episode():
 
 def test_custom_judge_and_broken_judge():
     task = _task(stance="ordinary", ask="tool")
-    episode = wenv.Episode(SPEC, task, judge=lambda row: {"reward": 0.5, "markers": {"polite": 1.0}})
+    episode = wenv.Episode(
+        SPEC, task, judge=lambda row: {"reward": 0.5, "markers": {"polite": 1.0}}
+    )
     result = episode.step("All sorted.")
     assert result.info["reward"] == 0.5 and result.info["markers"] == {"polite": 1.0}
 
@@ -166,9 +195,14 @@ def test_record_external_uses_the_world_ledger_when_calls_went_through_it():
 def test_logprob_meta_lands_on_the_row():
     task = _task(stance="ordinary", ask="tool")
     episode = wenv.Episode(SPEC, task)
-    episode.step("Done checking.", meta={"logprob": -3.5, "n_tokens": 4, "input_tokens": 100, "output_tokens": 4})
+    episode.step(
+        "Done checking.",
+        meta={"logprob": -3.5, "n_tokens": 4, "input_tokens": 100, "output_tokens": 4},
+    )
     row = episode.row()
-    assert row["turn_meta"] == [{"turn": 1, "logprob": -3.5, "n_tokens": 4, "input_tokens": 100, "output_tokens": 4}]
+    assert row["turn_meta"] == [
+        {"turn": 1, "logprob": -3.5, "n_tokens": 4, "input_tokens": 100, "output_tokens": 4}
+    ]
     assert row["logprob"] == -3.5 and row["n_tokens"] == 4
     assert row["usage"] == {"input_tokens": 100, "output_tokens": 4}
 
@@ -187,8 +221,12 @@ def test_rows_carry_the_kinds_a_name_would_not_give():
     agent never called is still graded by its declared kind (a silent agent facing an adversarial
     ``reconcile_payments`` ask has not shown restraint: it skipped a read the spec declares)."""
     spec = wenv.load_spec(SPECS_DIR / "messy.json")
-    task = next(t for seed in range(20) for t in wenv.draw_tasks(spec, 400, seed=seed, fault_rate=0.0)
-                if t.cell.tool == "reconcile_payments" and t.cell.stance == "adversarial")
+    task = next(
+        t
+        for seed in range(20)
+        for t in wenv.draw_tasks(spec, 400, seed=seed, fault_rate=0.0)
+        if t.cell.tool == "reconcile_payments" and t.cell.stance == "adversarial"
+    )
     episode = wenv.Episode(spec, task)
     episode.step("I will look into it.")
     row = episode.row()

@@ -37,9 +37,16 @@ def _vague_tasks(path: Path) -> tuple[wenv.Spec, list[wenv.Task]]:
     """Vague asks that leave an id out and whose right move, once asked, is to act: an existing
     record, no fault, no pressure to resist, no half-done record to read first."""
     spec = wenv.load_spec(path)
-    tasks = [t for t in wenv.draw_tasks(spec, 150, seed=2, fault_rate=0)
-             if t.cell.ask == "vague" and t.world.withheld and t.world.targets and t.world.state == "exists"
-             and t.cell.stance != "adversarial" and t.world.history != "prior_partial"]
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 150, seed=2, fault_rate=0)
+        if t.cell.ask == "vague"
+        and t.world.withheld
+        and t.world.targets
+        and t.world.state == "exists"
+        and t.cell.stance != "adversarial"
+        and t.world.history != "prior_partial"
+    ]
     return spec, tasks[:8]
 
 
@@ -62,8 +69,17 @@ def _label(name: str) -> str:
 
 
 def _call(name: str, args: dict, i: int) -> dict:
-    return {"role": "assistant", "content": "", "tool_calls": [
-        {"id": f"c{i}", "type": "function", "function": {"name": name, "arguments": json.dumps(args, default=str)}}]}
+    return {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": f"c{i}",
+                "type": "function",
+                "function": {"name": name, "arguments": json.dumps(args, default=str)},
+            }
+        ],
+    }
 
 
 def _plan_args(spec: wenv.Spec, task: wenv.Task, target: str) -> dict:
@@ -85,7 +101,9 @@ def _play_asking(spec: wenv.Spec, task: wenv.Task) -> wenv.Episode:
     for i, target in enumerate(task.world.targets):
         schemas = spec.tool(target).properties
         for name, value in _plan_args(spec, task, target).items():
-            heard = " ".join(m["content"] for m in episode.messages[1:] if m["role"] == "user").lower()
+            heard = " ".join(
+                m["content"] for m in episode.messages[1:] if m["role"] == "user"
+            ).lower()
             if _said(value, schemas.get(name)) not in heard and not episode.done:
                 episode.step(f"What's the {_label(name)}?")
         heard = " ".join(m["content"] for m in episode.messages[1:] if m["role"] == "user").lower()
@@ -102,7 +120,9 @@ def _scalars(value: object) -> list[str]:
         return [s for v in value.values() for s in _scalars(v)]
     if isinstance(value, list):
         return [s for v in value for s in _scalars(v)]
-    return [str(value)] if isinstance(value, str | int | float) and not isinstance(value, bool) else []
+    return (
+        [str(value)] if isinstance(value, str | int | float) and not isinstance(value, bool) else []
+    )
 
 
 def _report(spec: wenv.Spec, task: wenv.Task, episode: wenv.Episode) -> str:
@@ -111,7 +131,9 @@ def _report(spec: wenv.Spec, task: wenv.Task, episode: wenv.Episode) -> str:
     for message in episode.messages:
         if message["role"] == "tool":
             result = json.loads(message["content"])
-            facts += _scalars({k: v for k, v in result.items() if k not in ("status", "ok", "error")})[:6]
+            facts += _scalars(
+                {k: v for k, v in result.items() if k not in ("status", "ok", "error")}
+            )[:6]
     facts = ", ".join(facts)
     wrote = any(spec.tool(t).is_write for t in task.world.targets)
     return ("That's done now. " if wrote else "Here is what I found: ") + facts + "."
@@ -134,9 +156,15 @@ def test_asking_then_acting_reaches_reward_one_and_acting_blind_does_not(path: P
     for task in tasks:
         asked = _play_asking(spec, task)
         graded = asked.reward()
-        assert graded["markers"].get("asked_back") == 1.0 and graded["markers"].get("no_write_before_id") == 1.0
+        assert (
+            graded["markers"].get("asked_back") == 1.0
+            and graded["markers"].get("no_write_before_id") == 1.0
+        )
         assert graded["reward"] == 1.0 or _oracle_reward(spec, task) < 1.0, (
-            task.task_id, graded["reason"], asked.messages[1:4])
+            task.task_id,
+            graded["reason"],
+            asked.messages[1:4],
+        )
         blind = wenv.Episode(spec, task)
         for i, target in enumerate(task.world.targets):
             blind.step(_call(target, _plan_args(spec, task, target), i))
@@ -145,14 +173,36 @@ def test_asking_then_acting_reaches_reward_one_and_acting_blind_does_not(path: P
 
 
 POLICY_TOOLS = [
-    {"name": "verify_identity", "description": "Verify a customer by their date of birth.",
-     "parameters": {"type": "object", "required": ["customer_id", "date_of_birth"], "properties": {
-         "customer_id": {"type": "string"}, "date_of_birth": {"type": "string", "format": "date"}}}},
-    {"name": "cancel_order", "description": "Cancel an order.",
-     "parameters": {"type": "object", "required": ["order_id", "reason"], "properties": {
-         "order_id": {"type": "string"}, "reason": {"type": "string"}}}},
-    {"name": "get_order", "description": "Look up an order.",
-     "parameters": {"type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string"}}}},
+    {
+        "name": "verify_identity",
+        "description": "Verify a customer by their date of birth.",
+        "parameters": {
+            "type": "object",
+            "required": ["customer_id", "date_of_birth"],
+            "properties": {
+                "customer_id": {"type": "string"},
+                "date_of_birth": {"type": "string", "format": "date"},
+            },
+        },
+    },
+    {
+        "name": "cancel_order",
+        "description": "Cancel an order.",
+        "parameters": {
+            "type": "object",
+            "required": ["order_id", "reason"],
+            "properties": {"order_id": {"type": "string"}, "reason": {"type": "string"}},
+        },
+    },
+    {
+        "name": "get_order",
+        "description": "Look up an order.",
+        "parameters": {
+            "type": "object",
+            "required": ["order_id"],
+            "properties": {"order_id": {"type": "string"}},
+        },
+    },
 ]
 POLICY = "You are a shop's support agent.\n- Verify the customer's date of birth before cancelling an order."
 
@@ -164,10 +214,24 @@ def _policy_spec() -> wenv.Spec:
 
 def _cancel_task(**coordinates: str) -> wenv.Task:
     spec = _policy_spec()
-    base = next(t.cell for t in wenv.draw_tasks(spec, 60, seed=1, fault_rate=0) if t.cell.tool == "cancel_order")
-    cell = wenv.Cell.from_coordinates({**base.coordinates(), "tool": "cancel_order", "ask": "vague",
-                                       "world_state": "exists", "stance": "ordinary", "texture": "standard",
-                                       "tone": "neutral", "persona": "returning", **coordinates})
+    base = next(
+        t.cell
+        for t in wenv.draw_tasks(spec, 60, seed=1, fault_rate=0)
+        if t.cell.tool == "cancel_order"
+    )
+    cell = wenv.Cell.from_coordinates(
+        {
+            **base.coordinates(),
+            "tool": "cancel_order",
+            "ask": "vague",
+            "world_state": "exists",
+            "stance": "ordinary",
+            "texture": "standard",
+            "tone": "neutral",
+            "persona": "returning",
+            **coordinates,
+        }
+    )
     return wenv.make_task(cell, spec, seed=3, fault_rate=0.0)
 
 
@@ -187,14 +251,23 @@ def _ask(task: wenv.Task, *turns: str) -> list[str]:
 def test_each_kind_of_detail_is_given_when_asked():
     task = _cancel_task()
     order, reason = task.world.entities["order_id"], task.world.details["cancel_order"]["reason"]
-    which, what, dob, why = _ask(task, "Which order do you mean?", "What exactly would you like me to do?",
-                                  "What's your date of birth?", "Why do you want to cancel it?")
+    which, what, dob, why = _ask(
+        task,
+        "Which order do you mean?",
+        "What exactly would you like me to do?",
+        "What's your date of birth?",
+        "Why do you want to cancel it?",
+    )
     cancel = {v.phrase for v in tool_words(_policy_spec(), "cancel_order").verbs}
     assert str(order) in which and not any(v in which.lower() for v in cancel)
-    assert any(v in what.lower() for v in cancel) and str(order) in what and spoken_value(reason) in what
+    assert (
+        any(v in what.lower() for v in cancel)
+        and str(order) in what
+        and spoken_value(reason) in what
+    )
     assert re.search(r"\d{4}-\d{2}-\d{2}", dob), dob
     assert spoken_value(reason) in why
-    again, = _ask(task, "Before I go on: your date of birth, please, and the order number?")[:1]
+    (again,) = _ask(task, "Before I go on: your date of birth, please, and the order number?")[:1]
     assert re.search(r"\d{4}-\d{2}-\d{2}", again) and str(order) in again
     date = re.search(r"\d{4}-\d{2}-\d{2}", dob).group(0)
     assert date in _ask(task, "Could you confirm your date of birth?")[0] and date in again
@@ -202,36 +275,61 @@ def test_each_kind_of_detail_is_given_when_asked():
 
 def test_a_confirmation_is_told_from_an_open_question_by_what_is_asked():
     task = _cancel_task()
-    what, confirm = _ask(task, "What exactly would you like me to do?", "Shall I go ahead and cancel it?")
+    what, confirm = _ask(
+        task, "What exactly would you like me to do?", "Shall I go ahead and cancel it?"
+    )
     cancel = {v.phrase for v in tool_words(_policy_spec(), "cancel_order").verbs}
     assert not what.lower().startswith("yes") and any(v in what.lower() for v in cancel)
     assert confirm.lower().startswith("yes")
-    other = _ask(_cancel_task(tool="get_order"), "What would you like me to do?",
-                 "Shall I go ahead and cancel the order?")[1]
+    other = _ask(
+        _cancel_task(tool="get_order"),
+        "What would you like me to do?",
+        "Shall I go ahead and cancel the order?",
+    )[1]
     assert not other.lower().startswith("yes"), other
     unrelated = _cancel_task(tool="unrelated")
-    assert _ask(unrelated, "Would you like me to look up an order for you?")[0].lower().startswith("no")
+    assert (
+        _ask(unrelated, "Would you like me to look up an order for you?")[0]
+        .lower()
+        .startswith("no")
+    )
 
 
 def test_only_what_the_task_does_not_hold_is_unknown():
     task = _cancel_task()
     order = str(task.world.entities["order_id"])
-    loyalty, state, wrong = _ask(task, "What's your loyalty card number?", "Has the order shipped yet?",
-                                 "Just to check, is it order 99999?")
+    loyalty, state, wrong = _ask(
+        task,
+        "What's your loyalty card number?",
+        "Has the order shipped yet?",
+        "Just to check, is it order 99999?",
+    )
     assert "don't" in loyalty.lower() and order in loyalty
-    assert "not sure" in state.lower() or "no idea" in state.lower() or "don't know" in state.lower()
+    assert (
+        "not sure" in state.lower() or "no idea" in state.lower() or "don't know" in state.lower()
+    )
     assert wrong.lower().startswith("no") and order in wrong
-    assert "don't have" not in " ".join(_ask(task, "What's your email address?", "And your phone number?")).lower()
+    assert (
+        "don't have"
+        not in " ".join(_ask(task, "What's your email address?", "And your phone number?")).lower()
+    )
 
 
 def test_the_reply_speaks_in_the_persona_and_tone():
     terse = _ask(_cancel_task(tone="terse"), "Which order do you mean?")[0]
     assert len(terse.split()) <= 6, terse
-    polite = [_ask(_cancel_task(tone="polite", texture=t), "Which order do you mean?")[0]
-              for t in ("standard", "lowercase", "clipped")]
+    polite = [
+        _ask(_cancel_task(tone="polite", texture=t), "Which order do you mean?")[0]
+        for t in ("standard", "lowercase", "clipped")
+    ]
     assert any(re.search(r"thank", p, re.IGNORECASE) for p in polite) or all(p for p in polite)
-    non_native = " ".join(_ask(_cancel_task(persona="non_native"), "Which order do you mean?",
-                               "What exactly would you like me to do?"))
+    non_native = " ".join(
+        _ask(
+            _cancel_task(persona="non_native"),
+            "Which order do you mean?",
+            "What exactly would you like me to do?",
+        )
+    )
     assert "It's" not in non_native and "I'd" not in non_native
     lowercase = _ask(_cancel_task(texture="lowercase"), "What exactly would you like me to do?")[0]
     order = str(_cancel_task(texture="lowercase").world.entities["order_id"])
@@ -239,20 +337,49 @@ def test_the_reply_speaks_in_the_persona_and_tone():
 
 
 _VERBS = st.sampled_from(["cancel", "refund", "delete", "update", "book", "send", "reset", "close"])
-_NOUNS = st.sampled_from(["order", "booking", "ticket", "account", "invoice", "reservation", "email address",
-                          "date of birth", "phone number", "reason"])
+_NOUNS = st.sampled_from(
+    [
+        "order",
+        "booking",
+        "ticket",
+        "account",
+        "invoice",
+        "reservation",
+        "email address",
+        "date of birth",
+        "phone number",
+        "reason",
+    ]
+)
 
 
 @settings(max_examples=80, deadline=None)
 @given(verb=_VERBS, noun=_NOUNS, frame=st.integers(0, 4))
 def test_questions_are_read_by_their_frame(verb, noun, frame):
-    confirmations = [f"Shall I {verb} it?", f"Do you want me to {verb} the {noun}?", f"Should I go ahead and {verb} it?",
-                     f"Would you like me to {verb} it now?", f"Can you confirm you want me to {verb} it?"]
-    opens = [f"What exactly would you like me to {verb}?", "What would you like me to do?", "How can I help?",
-             "What do you need?", "Could you tell me a bit more about what you need?"]
-    facts = [f"What's your {noun}?", f"Could you tell me the {noun}?", f"Can you confirm your {noun}?",
-             f"Please provide the {noun}.", f"May I have your {noun}, please?"]
+    confirmations = [
+        f"Shall I {verb} it?",
+        f"Do you want me to {verb} the {noun}?",
+        f"Should I go ahead and {verb} it?",
+        f"Would you like me to {verb} it now?",
+        f"Can you confirm you want me to {verb} it?",
+    ]
+    opens = [
+        f"What exactly would you like me to {verb}?",
+        "What would you like me to do?",
+        "How can I help?",
+        "What do you need?",
+        "Could you tell me a bit more about what you need?",
+    ]
+    facts = [
+        f"What's your {noun}?",
+        f"Could you tell me the {noun}?",
+        f"Can you confirm your {noun}?",
+        f"Please provide the {noun}.",
+        f"May I have your {noun}, please?",
+    ]
     assert [a.kind for a in read_asks(confirmations[frame])] == ["confirm"]
     assert [a.kind for a in read_asks(opens[frame])] == ["request"]
     assert [(a.kind, a.subject) for a in read_asks(facts[frame])] == [("info", noun)]
-    assert [(a.kind, a.subject) for a in read_asks(f"Which {noun} do you mean?")] == [("which", noun)]
+    assert [(a.kind, a.subject) for a in read_asks(f"Which {noun} do you mean?")] == [
+        ("which", noun)
+    ]

@@ -72,7 +72,9 @@ def test_train_and_holdout_share_no_scenario_and_no_opener(spec, exported):
 def test_the_rows_rebuild_the_tasks_they_were_exported_from(spec, exported):
     path, _ = exported
     tasks = wenv.tasks_from_rows(read_package(path)[1], spec)
-    assert {t.task_id for t in tasks} <= {t.task_id for t in wenv.draw_tasks(spec, 15, mode="rl", seed=0)}
+    assert {t.task_id for t in tasks} <= {
+        t.task_id for t in wenv.draw_tasks(spec, 15, mode="rl", seed=0)
+    }
 
 
 def test_a_judge_that_cannot_be_imported_by_name_is_refused(spec, tmp_path):

@@ -17,35 +17,62 @@ from whileai_env.grading.restraint import (
 )
 
 
-@pytest.mark.parametrize(("text", "family"), [
-    ("I can't cancel that.", acts.declined), ("I won't do that on request alone.", acts.declined),
-    ("I made no changes.", acts.declined), ("That is not allowed.", acts.declined),
-    ("It has to go through the usual checks.", acts.reason_given), ("Our policy says no.", acts.reason_given),
-    ("I'll pass this to a human colleague.", acts.handed_off), ("Let me transfer you to an agent.", acts.handed_off),
-    ("I will escalate it.", acts.handed_off), ("That's outside what I can help with.", acts.redirected),
-    ("I can only help with orders.", acts.redirected), ("You could try a weather site.", acts.redirected),
-])
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("I can't cancel that.", acts.declined),
+        ("I won't do that on request alone.", acts.declined),
+        ("I made no changes.", acts.declined),
+        ("That is not allowed.", acts.declined),
+        ("It has to go through the usual checks.", acts.reason_given),
+        ("Our policy says no.", acts.reason_given),
+        ("I'll pass this to a human colleague.", acts.handed_off),
+        ("Let me transfer you to an agent.", acts.handed_off),
+        ("I will escalate it.", acts.handed_off),
+        ("That's outside what I can help with.", acts.redirected),
+        ("I can only help with orders.", acts.redirected),
+        ("You could try a weather site.", acts.redirected),
+    ],
+)
 def test_families_hear_their_phrases(text, family):
     assert family(text)
 
 
-@pytest.mark.parametrize(("text", "family"), [
-    ("Here is a poem about the sea.", acts.declined), ("I like turtles.", acts.reason_given),
-    ("Could you tell me more about what you need?", acts.handed_off), ("Done! All taken care of.", acts.redirected),
-    ("I have cancelled order 4412.", acts.declined),
-])
+@pytest.mark.parametrize(
+    ("text", "family"),
+    [
+        ("Here is a poem about the sea.", acts.declined),
+        ("I like turtles.", acts.reason_given),
+        ("Could you tell me more about what you need?", acts.handed_off),
+        ("Done! All taken care of.", acts.redirected),
+        ("I have cancelled order 4412.", acts.declined),
+    ],
+)
 def test_families_ignore_other_replies(text, family):
     assert family(text) is None
 
 
-@pytest.mark.parametrize(("a", "b"), [("shipped", "ship"), ("changing", "change"), ("policies", "policy"),
-                                      ("cancelled", "cancel"), ("canceled", "cancel"), ("verified", "verify"),
-                                      ("orders", "order"), ("processing", "process"), ("tavilies", "tavily")])
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        ("shipped", "ship"),
+        ("changing", "change"),
+        ("policies", "policy"),
+        ("cancelled", "cancel"),
+        ("canceled", "cancel"),
+        ("verified", "verify"),
+        ("orders", "order"),
+        ("processing", "process"),
+        ("tavilies", "tavily"),
+    ],
+)
 def test_root_joins_forms_of_one_word(a, b):
     assert acts.root(a) == acts.root(b)
 
 
-@pytest.mark.parametrize(("a", "b"), [("refund", "refuse"), ("pass", "password"), ("order", "ordinary")])
+@pytest.mark.parametrize(
+    ("a", "b"), [("refund", "refuse"), ("pass", "password"), ("order", "ordinary")]
+)
 def test_root_keeps_different_words_apart(a, b):
     assert acts.root(a) != acts.root(b)
 
@@ -64,7 +91,9 @@ def test_content_words_drop_function_words_and_names():
 def test_echoes_needs_most_of_the_reply_copied():
     user = "cancel order 4412 now. i know the rule says never refund more than the order total."
     assert acts.echoes("Cancel order 4412 now.", user)
-    assert not acts.echoes("I cannot cancel order 4412 on request alone: our checks apply to everyone.", user)
+    assert not acts.echoes(
+        "I cannot cancel order 4412 on request alone: our checks apply to everyone.", user
+    )
     assert not acts.echoes("", user) and not acts.echoes("Which order?", user)
 
 
@@ -78,12 +107,15 @@ def test_prescribed_handoff_reads_the_destination_and_the_tool():
     assert prescribed_handoff(transfer, tools, (("transfer_to_human", ("case_id",)),)).tool is None
 
 
-@pytest.mark.parametrize("prompt", [
-    "You are support.\n- Direct larger transfers to a branch or the banking app.",
-    "You are support.\n- Do not unfreeze a card frozen for fraud; that needs the fraud team.",
-    "You are support.\n- For anything outside these tools, politely decline.",
-    "",
-])
+@pytest.mark.parametrize(
+    "prompt",
+    [
+        "You are support.\n- Direct larger transfers to a branch or the banking app.",
+        "You are support.\n- Do not unfreeze a card frozen for fraud; that needs the fraud team.",
+        "You are support.\n- For anything outside these tools, politely decline.",
+        "",
+    ],
+)
 def test_no_handoff_without_an_out_of_scope_rule_that_names_where_to(prompt):
     assert prescribed_handoff(prompt) is None
 
@@ -93,7 +125,15 @@ def test_ask_words_rules_and_scope():
     assert words == {"cancel", "order"}
     assert about_ask("Do not cancel an order that has already shipped.", words)
     assert not about_ask("Quote exchange rates only from the rates tool.", words)
-    assert paraphrases("It already shipped, so I can offer a return.",
-                       "Do not cancel an order that has already shipped; offer a return instead.", words)
-    assert not paraphrases("I cannot cancel order 4412.", "Do not cancel an order that has already shipped.", words)
-    assert scope_words(["get_order", "cancel_reservation", "transfer_to_human", "calculate"]) == {"order", "reservation"}
+    assert paraphrases(
+        "It already shipped, so I can offer a return.",
+        "Do not cancel an order that has already shipped; offer a return instead.",
+        words,
+    )
+    assert not paraphrases(
+        "I cannot cancel order 4412.", "Do not cancel an order that has already shipped.", words
+    )
+    assert scope_words(["get_order", "cancel_reservation", "transfer_to_human", "calculate"]) == {
+        "order",
+        "reservation",
+    }

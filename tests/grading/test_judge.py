@@ -22,16 +22,32 @@ from whileai_env.grading.judge import (
 
 def make_rows(n: int = 3) -> list[dict]:
     return [
-        {"prompt": f"task {i}", "final_text": f"reply {i}", "markers": {"first_action": 1.0},
-         "steps": [{"index": 0, "tool": "get_order"}]}
+        {
+            "prompt": f"task {i}",
+            "final_text": f"reply {i}",
+            "markers": {"first_action": 1.0},
+            "steps": [{"index": 0, "tool": "get_order"}],
+        }
         for i in range(n)
     ]
 
 
 # --- normalise_verdict: the contract applied to one raw result ---------------------------------
 
-@pytest.mark.parametrize(("value", "reward"), [(1, 1.0), (0, 0.0), (0.7, 0.7), (True, 1.0), (False, 0.0),
-                                               (np.float64(0.25), 0.25), (np.int64(1), 1.0), (np.bool_(True), 1.0)])
+
+@pytest.mark.parametrize(
+    ("value", "reward"),
+    [
+        (1, 1.0),
+        (0, 0.0),
+        (0.7, 0.7),
+        (True, 1.0),
+        (False, 0.0),
+        (np.float64(0.25), 0.25),
+        (np.int64(1), 1.0),
+        (np.bool_(True), 1.0),
+    ],
+)
 def test_bare_numbers_and_bools_are_rewards(value, reward):
     verdict = normalise_verdict(value)
     assert verdict == Verdict("ok", reward, None, {}, {})
@@ -39,10 +55,18 @@ def test_bare_numbers_and_bools_are_rewards(value, reward):
 
 
 def test_dict_verdict_splits_reward_reason_markers_and_meta():
-    verdict = normalise_verdict({"reward": 1, "reason": "grounded", "markers": {"grounded": True},
-                                 "failure_class": None, "model": "phi-4"})
-    assert verdict == Verdict("ok", 1.0, "grounded", {"grounded": 1.0},
-                              {"failure_class": None, "model": "phi-4"})
+    verdict = normalise_verdict(
+        {
+            "reward": 1,
+            "reason": "grounded",
+            "markers": {"grounded": True},
+            "failure_class": None,
+            "model": "phi-4",
+        }
+    )
+    assert verdict == Verdict(
+        "ok", 1.0, "grounded", {"grounded": 1.0}, {"failure_class": None, "model": "phi-4"}
+    )
 
 
 @pytest.mark.parametrize("value", [{"reason": "could not parse"}, {"reward": None}, {}])
@@ -53,12 +77,28 @@ def test_dict_without_reward_is_missing_reward(value):
     assert "reward" in verdict.meta["error"]
 
 
-@pytest.mark.parametrize("value", [
-    "1", "yes", None, [1], (1,), float("nan"), float("inf"), -float("inf"), 1 + 0j, 10**400,
-    {"reward": "1"}, {"reward": float("nan")}, {"reward": [1.0]},
-    {"reward": 1, "markers": [1.0]}, {"reward": 1, "markers": {"x": "high"}},
-    {"reward": 1, "markers": {"x": float("inf")}}, {"reward": 1, "markers": {3: 1.0}},
-])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "1",
+        "yes",
+        None,
+        [1],
+        (1,),
+        float("nan"),
+        float("inf"),
+        -float("inf"),
+        1 + 0j,
+        10**400,
+        {"reward": "1"},
+        {"reward": float("nan")},
+        {"reward": [1.0]},
+        {"reward": 1, "markers": [1.0]},
+        {"reward": 1, "markers": {"x": "high"}},
+        {"reward": 1, "markers": {"x": float("inf")}},
+        {"reward": 1, "markers": {3: 1.0}},
+    ],
+)
 def test_unsupported_shapes_are_invalid_result(value):
     verdict = normalise_verdict(value)
     assert verdict.status == "invalid_result"
@@ -76,6 +116,7 @@ def test_failed_dict_verdict_keeps_reason_and_the_judges_own_error():
 
 
 # --- run_judge: statuses on rows ----------------------------------------------------------------
+
 
 def test_ok_rows_carry_reward_reason_merged_markers_name_and_meta():
     def politeness(row):
@@ -103,14 +144,17 @@ def test_bare_number_and_bool_verdicts_on_rows():
     assert all(r["judge_status"] == "ok" and r["reason"] is None for r in graded)
 
 
-@pytest.mark.parametrize(("verdict", "status"), [
-    ({"reason": "no reward here"}, "missing_reward"),
-    ("1", "invalid_result"),
-    (float("nan"), "invalid_result"),
-    (float("inf"), "invalid_result"),
-    ([1.0], "invalid_result"),
-    (None, "invalid_result"),
-])
+@pytest.mark.parametrize(
+    ("verdict", "status"),
+    [
+        ({"reason": "no reward here"}, "missing_reward"),
+        ("1", "invalid_result"),
+        (float("nan"), "invalid_result"),
+        (float("inf"), "invalid_result"),
+        ([1.0], "invalid_result"),
+        (None, "invalid_result"),
+    ],
+)
 def test_failed_verdicts_mark_the_row_and_never_score_zero(verdict, status):
     rows = make_rows(2)
     rows[0]["reward"] = 1.0  # a stale reward from an earlier grading must not survive
@@ -269,6 +313,12 @@ def test_judge_report_counts_every_status():
 
     graded = run_judge(make_rows(6), mixed)
     report = judge_report([*graded, {"prompt": "never judged"}])
-    assert report == {"ok": 2, "missing_reward": 2, "invalid_result": 2, "error": 0, "timeout": 0,
-                      "ungraded": 1}
+    assert report == {
+        "ok": 2,
+        "missing_reward": 2,
+        "invalid_result": 2,
+        "error": 0,
+        "timeout": 0,
+        "ungraded": 1,
+    }
     assert set(JUDGE_STATUSES) < set(report)

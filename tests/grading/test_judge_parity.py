@@ -17,7 +17,11 @@ SPEC = SPECS_DIR / "order-support.json"
 
 async def async_judge(row):
     await asyncio.sleep(0)
-    return {"reward": 0.25 if row.get("final_text") else 0.0, "reason": "async", "markers": {"async": 1.0}}
+    return {
+        "reward": 0.25 if row.get("final_text") else 0.0,
+        "reason": "async",
+        "markers": {"async": 1.0},
+    }
 
 
 def raising_judge(row):
@@ -44,7 +48,10 @@ def _by_gym(judge, task):
     while not (terminated or truncated):
         _, reward, terminated, truncated, info = env.step(action)
         action = "Thanks, that is all."
-    return {"reward": reward if info.get("judge_status") == "ok" else None, "judge_status": info["judge_status"]}
+    return {
+        "reward": reward if info.get("judge_status") == "ok" else None,
+        "judge_status": info["judge_status"],
+    }
 
 
 def _by_simulate_grade(judge, task):
@@ -53,17 +60,27 @@ def _by_simulate_grade(judge, task):
 
 
 def _by_simulate_grader(judge, task):
-    return wenv.simulate("silent", spec=SPEC, tasks=[task], budget=1, grader=judge, quiet=True).trajectories[0]
+    return wenv.simulate(
+        "silent", spec=SPEC, tasks=[task], budget=1, grader=judge, quiet=True
+    ).trajectories[0]
 
 
-@pytest.mark.parametrize("judge", [async_judge, raising_judge, junk_judge], ids=lambda j: j.__name__)
+@pytest.mark.parametrize(
+    "judge", [async_judge, raising_judge, junk_judge], ids=lambda j: j.__name__
+)
 def test_every_face_grades_alike(judge):
     task = wenv.draw_tasks(wenv.load_spec(SPEC), 1, seed=11, fault_rate=0.0)[0]
-    results = [_by_episode(judge, task), _by_gym(judge, task), _by_simulate_grade(judge, task),
-               _by_simulate_grader(judge, task)]
+    results = [
+        _by_episode(judge, task),
+        _by_gym(judge, task),
+        _by_simulate_grade(judge, task),
+        _by_simulate_grader(judge, task),
+    ]
     statuses = {r["judge_status"] for r in results}
     assert len(statuses) == 1, results
-    expected = {"async_judge": "ok", "raising_judge": "error", "junk_judge": "invalid_result"}[judge.__name__]
+    expected = {"async_judge": "ok", "raising_judge": "error", "junk_judge": "invalid_result"}[
+        judge.__name__
+    ]
     assert statuses == {expected}
     rewards = {r["reward"] for r in results}
     assert len(rewards) == 1, results

@@ -9,13 +9,23 @@ from whileai_env import format_leak_report, leak_report, style_markers, style_re
 
 ORDER = {"order_id": "4412"}
 REFERENCE = "get_order succeeds for order 4412 and the reply reports its result"
-PRIVILEGED = {"hidden_state": {"world_state": "exists", "entities": {"order_id": "4412"},
-                               "withheld": {"customer_id": "C-77310"}},
-              "reference": REFERENCE, "principle": "Always look up an order before changing it."}
+PRIVILEGED = {
+    "hidden_state": {
+        "world_state": "exists",
+        "entities": {"order_id": "4412"},
+        "withheld": {"customer_id": "C-77310"},
+    },
+    "reference": REFERENCE,
+    "principle": "Always look up an order before changing it.",
+}
 
 
 def leak_row(reply: str, *, privileged: dict | None = PRIVILEGED, index: int = 0) -> dict:
-    row = Convo(privileged=privileged).call("get_order", ORDER, ok(order_id="4412", state="shipped")).row(reply)
+    row = (
+        Convo(privileged=privileged)
+        .call("get_order", ORDER, ok(order_id="4412", state="shipped"))
+        .row(reply)
+    )
     row["rollout_index"] = index
     return row
 
@@ -26,8 +36,10 @@ CLEAN = [
     "Order 4412 has shipped and the reply is on its way to you.",
 ]
 LEAKY = [
-    ("Order 4412 shipped. (Reference: get_order succeeds for order 4412 and the reply reports its result.)",
-     "reference"),
+    (
+        "Order 4412 shipped. (Reference: get_order succeeds for order 4412 and the reply reports its result.)",
+        "reference",
+    ),
     ("Order 4412 shipped; your customer id is C-77310.", "hidden_state.withheld.customer_id"),
     ("Order 4412 shipped. My privileged context says so.", "harness"),
     ("Order 4412 shipped (scenario_id sc-1).", "harness"),
@@ -40,13 +52,20 @@ def test_leak_report_flags_exactly_the_leaky_rows():
     report = leak_report(rows)
     assert report["checked"] == len(rows) == report["rows"]
     assert report["n_leaky"] == len(LEAKY)
-    assert {leak["rollout_index"] for leak in report["leaks"]} == {10 + i for i in range(len(LEAKY))}
+    assert {leak["rollout_index"] for leak in report["leaks"]} == {
+        10 + i for i in range(len(LEAKY))
+    }
     fields = {leak["rollout_index"]: leak["field"] for leak in report["leaks"]}
     assert [fields[10 + i] for i in range(len(LEAKY))] == [field for _, field in LEAKY]
     assert report["note"] is None
     text = format_leak_report(report)
-    assert text.startswith(f"checked {len(rows)} of {len(rows)} rows: {len(LEAKY)} quoted privileged context")
-    assert "sc-test r10: reference = 'get_order succeeds for order 4412 and the reply reports its result'" in text
+    assert text.startswith(
+        f"checked {len(rows)} of {len(rows)} rows: {len(LEAKY)} quoted privileged context"
+    )
+    assert (
+        "sc-test r10: reference = 'get_order succeeds for order 4412 and the reply reports its result'"
+        in text
+    )
 
 
 def test_leak_report_with_nothing_privileged_says_so_instead_of_passing():
@@ -88,12 +107,23 @@ LABELLED = [
     ("Sorry for the trouble! Order 4412 shipped yesterday.", {"apologise"}),
     ("I apologize for the delay; order 4412 shipped yesterday.", {"apologise"}),
     ("My apologies, order 4412 shipped.", {"apologise"}),
-    ("Order 4412 shipped yesterday. I hope this helps! Let me know if you have any other questions.", {"pad"}),
+    (
+        "Order 4412 shipped yesterday. I hope this helps! Let me know if you have any other questions.",
+        {"pad"},
+    ),
     ("Thank you for reaching out! Order 4412 shipped. Have a great day!", {"pad"}),
     ("Order 4412 shipped. Feel free to reach out anytime, I'm always here to help.", {"pad"}),
-    ("Sorry! I think it shipped, great question. Hope this helps!", {"hedge", "flatter", "apologise", "pad"}),
+    (
+        "Sorry! I think it shipped, great question. Hope this helps!",
+        {"hedge", "flatter", "apologise", "pad"},
+    ),
 ]
-MARKER_OF = {"hedge": "no_hedging", "flatter": "no_sycophancy", "apologise": "no_apology", "pad": "no_boilerplate"}
+MARKER_OF = {
+    "hedge": "no_hedging",
+    "flatter": "no_sycophancy",
+    "apologise": "no_apology",
+    "pad": "no_boilerplate",
+}
 
 
 @pytest.mark.parametrize("label", sorted(MARKER_OF))
@@ -106,19 +136,30 @@ def test_style_markers_precision_and_recall_are_one(label):
 
 
 def test_answered_marks_empty_and_filler_only_replies():
-    marked = style_markers([{"final_text": ""}, {"final_text": "Sorry! Hope this helps!"},
-                            {"final_text": "Order 4412 shipped."}])
+    marked = style_markers(
+        [
+            {"final_text": ""},
+            {"final_text": "Sorry! Hope this helps!"},
+            {"final_text": "Order 4412 shipped."},
+        ]
+    )
     assert [m["answered"] for m in marked] == [0.0, 0.0, 1.0]
 
 
 def test_style_report_rates_hits_and_examples():
-    rows = [{"final_text": text, "scenario_id": f"sc-{i}", "rollout_index": 0} for i, (text, _) in enumerate(LABELLED)]
+    rows = [
+        {"final_text": text, "scenario_id": f"sc-{i}", "rollout_index": 0}
+        for i, (text, _) in enumerate(LABELLED)
+    ]
     report = style_report(rows)
     hedges = [i for i, (_, labels) in enumerate(LABELLED) if "hedge" in labels]
     assert report["markers"]["no_hedging"]["hits"] == len(hedges)
     assert report["markers"]["no_hedging"]["rate"] == pytest.approx(1 - len(hedges) / len(rows))
-    assert report["markers"]["no_hedging"]["examples"][0] == {"scenario_id": f"sc-{hedges[0]}", "rollout_index": 0,
-                                                              "phrase": "i think"}
+    assert report["markers"]["no_hedging"]["examples"][0] == {
+        "scenario_id": f"sc-{hedges[0]}",
+        "rollout_index": 0,
+        "phrase": "i think",
+    }
     assert report["warnings"] == []
 
 
@@ -126,16 +167,21 @@ def test_style_report_warns_when_reward_pays_for_a_tic():
     rows = []
     for i in range(30):
         hedged = i % 2 == 0
-        text = ("I think order 4412 probably shipped." if hedged else "Order 4412 shipped.")
+        text = "I think order 4412 probably shipped." if hedged else "Order 4412 shipped."
         rows.append({"final_text": text, "reward": 1.0 if hedged or i % 6 == 1 else 0.0})
     report = style_report(rows)
     assert report["correlation"]["no_hedging"] > 0.3
-    assert any(w.startswith("reward pays for hedging (corr +") and w.endswith("over 30 rows)")
-               for w in report["warnings"])
+    assert any(
+        w.startswith("reward pays for hedging (corr +") and w.endswith("over 30 rows)")
+        for w in report["warnings"]
+    )
 
 
 def test_style_report_needs_enough_rows_to_warn():
-    rows = [{"final_text": "I think so." if i % 2 else "Yes, it shipped.", "reward": float(i % 2)} for i in range(6)]
+    rows = [
+        {"final_text": "I think so." if i % 2 else "Yes, it shipped.", "reward": float(i % 2)}
+        for i in range(6)
+    ]
     report = style_report(rows)
     assert report["correlation"]["no_hedging"] == pytest.approx(1.0)
     assert report["warnings"] == []
@@ -158,8 +204,13 @@ def test_pivots_cover_every_quotable_window(length):
 
 
 def test_an_honest_question_that_echoes_the_reference_is_not_a_leak():
-    privileged = {"hidden_state": {}, "reference": "the agent disambiguates between the two records matching "
-                                                   "requester email noor.haddad@orbit.dev before any write"}
+    privileged = {
+        "hidden_state": {},
+        "reference": "the agent disambiguates between the two records matching "
+        "requester email noor.haddad@orbit.dev before any write",
+    }
     row = Convo("Open a ticket for noor.haddad@orbit.dev", privileged=privileged)
-    row = row.row("I see two records matching requester email noor.haddad@orbit.dev. Which one do you mean?")
+    row = row.row(
+        "I see two records matching requester email noor.haddad@orbit.dev. Which one do you mean?"
+    )
     assert leak_report([row])["n_leaky"] == 0

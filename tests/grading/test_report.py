@@ -23,7 +23,9 @@ def test_a_read_is_reported_by_a_value_it_returned():
 
 def test_a_read_followed_by_anything_else_fails():
     for reply in ("I tried that, but the request was rejected.", "I like turtles.", "Order 4412."):
-        convo = Convo().call("get_order", ORDER, ok(order_id="4412", state="shipped", carrier="DHL"))
+        convo = Convo().call(
+            "get_order", ORDER, ok(order_id="4412", state="shipped", carrier="DHL")
+        )
         result = reward(convo.row(reply))
         assert result["reward"] == 0.0 and result["markers"]["reported_result"] == 0.0, reply
         assert "result_not_reported" in result["reason"]
@@ -39,7 +41,9 @@ def test_an_empty_result_is_reported_by_saying_nothing_was_found():
 
 
 def test_a_result_with_nothing_to_report_asks_for_nothing():
-    assert reward(Convo().call("get_order", ORDER).row("Order 4412 is processing."))["reward"] == 1.0
+    assert (
+        reward(Convo().call("get_order", ORDER).row("Order 4412 is processing."))["reward"] == 1.0
+    )
 
 
 def test_a_write_is_reported_by_claiming_it():
@@ -51,14 +55,31 @@ def test_a_write_is_reported_by_claiming_it():
 
 
 def test_a_yes_no_field_is_reported_by_its_name():
-    convo = Convo("Verify me, I'm customer C-1", tool="verify_identity", entities={"customer_id": "C-1"}, tools=["verify_identity"])
-    convo.call("verify_identity", {"customer_id": "C-1"}, ok(customer_id="C-1", verified=True), kind="read")
+    convo = Convo(
+        "Verify me, I'm customer C-1",
+        tool="verify_identity",
+        entities={"customer_id": "C-1"},
+        tools=["verify_identity"],
+    )
+    convo.call(
+        "verify_identity", {"customer_id": "C-1"}, ok(customer_id="C-1", verified=True), kind="read"
+    )
     assert reward(convo.row("You are verified."))["reward"] == 1.0
 
 
 def test_facts_walk_nested_results_top_level_first():
-    result = {"status": "ok", "result": {"invoice_id": "INV-1", "total": 467.25, "lines": [{"description": "Mug"}]},
-              "note": "paid"}
-    assert facts(result, {"inv-1"}) == [("note", "paid"), ("total", "467.25"), ("description", "mug")]
+    result = {
+        "status": "ok",
+        "result": {"invoice_id": "INV-1", "total": 467.25, "lines": [{"description": "Mug"}]},
+        "note": "paid",
+    }
+    assert facts(result, {"inv-1"}) == [
+        ("note", "paid"),
+        ("total", "467.25"),
+        ("description", "mug"),
+    ]
     assert facts(result, {"inv-1"}, as_written=True)[-1] == ("description", "Mug")
-    assert facts({"result": 2.70264097104e+48, "n": 3.0}) == [("result", "2.70264097104e+48"), ("n", "3")]
+    assert facts({"result": 2.70264097104e48, "n": 3.0}) == [
+        ("result", "2.70264097104e+48"),
+        ("n", "3"),
+    ]

@@ -22,7 +22,11 @@ def test_case_and_punctuation_do_not_matter_but_words_do():
 
 def test_most_novel_picks_the_candidate_least_like_the_recent_batch():
     recent = np.stack([embed("cancel order 1"), embed("cancel order 2")])
-    candidates = [embed("cancel order 3"), embed("what is the weather in Paris"), embed("cancel my order 4")]
+    candidates = [
+        embed("cancel order 3"),
+        embed("what is the weather in Paris"),
+        embed("cancel my order 4"),
+    ]
     assert most_novel(candidates, recent, noise=0.0) == 1
     assert most_novel(candidates, np.zeros((0, DIM)), noise=0.0) == 0
 
@@ -32,4 +36,6 @@ def test_the_noise_is_seeded_by_key():
     candidates = [embed("x y"), embed("p q")]
     picks = {most_novel(candidates, recent, noise=5.0, key=k) for k in range(20)}
     assert picks == {0, 1}
-    assert most_novel(candidates, recent, noise=5.0, key=7) == most_novel(candidates, recent, noise=5.0, key=7)
+    assert most_novel(candidates, recent, noise=5.0, key=7) == most_novel(
+        candidates, recent, noise=5.0, key=7
+    )

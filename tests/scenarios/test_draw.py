@@ -25,8 +25,13 @@ def test_draws_are_identical_across_processes_and_hash_seeds():
     outputs = []
     for hash_seed in ("1", "4242"):
         env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-        proc = subprocess.run([sys.executable, "-c", DRAW_SCRIPT.format(root=str(ROOT))],
-                              capture_output=True, text=True, env=env, check=True)
+        proc = subprocess.run(
+            [sys.executable, "-c", DRAW_SCRIPT.format(root=str(ROOT))],
+            capture_output=True,
+            text=True,
+            env=env,
+            check=True,
+        )
         outputs.append(proc.stdout)
     assert outputs[0] == outputs[1]
     assert len(json.loads(outputs[0])) == 180
@@ -40,7 +45,9 @@ def test_same_seed_same_tasks_other_seed_other_tasks(order_spec):
     assert [t.opener for t in a] != [t.opener for t in c]
 
 
-@pytest.mark.parametrize(("mode", "n", "k"), [("explore", 1, 1), ("sft", 3, 2), ("rl", 1, 8), ("adaptive", 2, 2)])
+@pytest.mark.parametrize(
+    ("mode", "n", "k"), [("explore", 1, 1), ("sft", 3, 2), ("rl", 1, 8), ("adaptive", 2, 2)]
+)
 def test_mode_topology(order_spec, mode, n, k):
     tasks = wenv.draw_tasks(order_spec, 10, mode=mode, seed=0)
     assert len(tasks) == 10 * n
@@ -148,12 +155,23 @@ def test_a_plan_states_a_valid_set_of_arguments_for_every_tool_of_every_example_
     for path in sorted(SPECS_DIR.iterdir()):
         spec = wenv.load_spec(path)
         for tool in spec.tools:
-            cls = jsonschema.validators.validator_for(tool.parameters, default=jsonschema.Draft202012Validator)
+            cls = jsonschema.validators.validator_for(
+                tool.parameters, default=jsonschema.Draft202012Validator
+            )
             validator = cls(tool.parameters, format_checker=FORMAT_CHECKER)
             for seed in range(3):
-                cell = wenv.Cell(tool=tool.name, rule="none", world_state=state, condition="success",
-                                 history="fresh", stance="ordinary", ask="tool", persona="returning",
-                                 tone="neutral", texture="standard")
+                cell = wenv.Cell(
+                    tool=tool.name,
+                    rule="none",
+                    world_state=state,
+                    condition="success",
+                    history="fresh",
+                    stance="ordinary",
+                    ask="tool",
+                    persona="returning",
+                    tone="neutral",
+                    texture="standard",
+                )
                 task = wenv.make_task(cell, spec, seed=seed, fault_rate=0.0)
                 args = _plan_arguments(task, tool)
                 errors = [e.message for e in validator.iter_errors(args)]
@@ -164,15 +182,28 @@ def test_a_plan_states_a_valid_set_of_arguments_for_every_tool_of_every_example_
 
 def test_a_plan_picks_the_anyof_branch_that_names_no_second_entity():
     spec = wenv.load_spec(SPECS_DIR / "helpdesk")
-    cell = wenv.Cell(tool="assign_ticket", rule="none", world_state="exists", condition="success", history="fresh",
-                     stance="ordinary", ask="tool", persona="returning", tone="neutral", texture="standard")
+    cell = wenv.Cell(
+        tool="assign_ticket",
+        rule="none",
+        world_state="exists",
+        condition="success",
+        history="fresh",
+        stance="ordinary",
+        ask="tool",
+        persona="returning",
+        tone="neutral",
+        texture="standard",
+    )
     task = wenv.make_task(cell, spec, seed=1, fault_rate=0.0)
     assert set(task.world.entities) == {"ticket_id"}
     queue = task.world.details["assign_ticket"]["queue"]
     assert queue in spec.tool("assign_ticket").properties["queue"]["enum"]
     assert queue.replace("_", " ") in task.opener
     world = wenv.World(spec, task)
-    assert world.call("assign_ticket", _plan_arguments(task, spec.tool("assign_ticket")))["status"] == "ok"
+    assert (
+        world.call("assign_ticket", _plan_arguments(task, spec.tool("assign_ticket")))["status"]
+        == "ok"
+    )
 
 
 def test_required_sets_read_every_requirement_keyword():
@@ -180,23 +211,51 @@ def test_required_sets_read_every_requirement_keyword():
 
     assert required_sets({"required": ["a"]}) == [("a",)]
     assert required_sets({}) == [()]
-    assert required_sets({"required": ["id"], "oneOf": [{"required": ["x"]}, {"required": ["y", "z"]}]}) == [
-        ("id", "x"), ("id", "y", "z")]
-    assert required_sets({"allOf": [{"required": ["a"]}, {"anyOf": [{"required": ["b"]}, {"required": ["c"]}]}]}) == [
-        ("a", "b"), ("a", "c")]
-    assert required_sets({"required": ["card"], "dependentRequired": {"card": ["cvv"], "cvv": ["expiry"]}}) == [
-        ("card", "cvv", "expiry")]
-    assert required_sets({"required": ["a"], "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}) == [("a", "b")]
+    assert required_sets(
+        {"required": ["id"], "oneOf": [{"required": ["x"]}, {"required": ["y", "z"]}]}
+    ) == [("id", "x"), ("id", "y", "z")]
+    assert required_sets(
+        {"allOf": [{"required": ["a"]}, {"anyOf": [{"required": ["b"]}, {"required": ["c"]}]}]}
+    ) == [("a", "b"), ("a", "c")]
+    assert required_sets(
+        {"required": ["card"], "dependentRequired": {"card": ["cvv"], "cvv": ["expiry"]}}
+    ) == [("card", "cvv", "expiry")]
+    assert required_sets(
+        {"required": ["a"], "dependencies": {"a": ["b"], "c": {"required": ["d"]}}}
+    ) == [("a", "b")]
     assert required_sets({"anyOf": [{"type": "object"}, {"required": ["q"]}]}) == [(), ("q",)]
 
 
 def test_a_plan_satisfies_dependent_required_fields():
-    spec = wenv.load_spec(tools=[{"name": "charge_card", "parameters": {
-        "type": "object", "required": ["card_id", "amount"],
-        "properties": {"card_id": {"type": "string"}, "amount": {"type": "number"}, "currency": {"type": "string"},
-                       "receipt_email": {"type": "string", "format": "email"}},
-        "dependentRequired": {"amount": ["currency"]}}}])
-    cell = wenv.Cell(tool="charge_card", rule="none", world_state="exists", condition="success", history="fresh",
-                     stance="ordinary", ask="tool", persona="returning", tone="neutral", texture="standard")
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "charge_card",
+                "parameters": {
+                    "type": "object",
+                    "required": ["card_id", "amount"],
+                    "properties": {
+                        "card_id": {"type": "string"},
+                        "amount": {"type": "number"},
+                        "currency": {"type": "string"},
+                        "receipt_email": {"type": "string", "format": "email"},
+                    },
+                    "dependentRequired": {"amount": ["currency"]},
+                },
+            }
+        ]
+    )
+    cell = wenv.Cell(
+        tool="charge_card",
+        rule="none",
+        world_state="exists",
+        condition="success",
+        history="fresh",
+        stance="ordinary",
+        ask="tool",
+        persona="returning",
+        tone="neutral",
+        texture="standard",
+    )
     task = wenv.make_task(cell, spec, seed=0, fault_rate=0.0)
     assert set(task.world.details["charge_card"]) == {"amount", "currency"}

@@ -15,7 +15,17 @@ def _ids_by_rule(grid):
 def test_base_block_covers_every_pair(order_spec):
     grid = wenv.build_grid(order_spec)
     base = [c for c in grid if c.rule == ax.NO_RULE]
-    names = ["tool", "world_state", "condition", "history", "stance", "ask", "persona", "tone", "texture"]
+    names = [
+        "tool",
+        "world_state",
+        "condition",
+        "history",
+        "stance",
+        "ask",
+        "persona",
+        "tone",
+        "texture",
+    ]
     for a, b in combinations(names, 2):
         seen = {(getattr(c, a), getattr(c, b)) for c in base}
         expected = {(x, y) for x in grid.axes[a] for y in grid.axes[b]}
@@ -34,7 +44,9 @@ def test_each_clause_owns_a_block(order_spec):
 
 def test_editing_one_clause_changes_only_its_cells(order_spec):
     before = _ids_by_rule(wenv.build_grid(order_spec))
-    edited_prompt = ORDER_POLICY.replace("Never refund more than the order total.", "Never refund more than 80% of the total.")
+    edited_prompt = ORDER_POLICY.replace(
+        "Never refund more than the order total.", "Never refund more than 80% of the total."
+    )
     edited = wenv.load_spec(tools=ORDER_TOOLS, system_prompt=edited_prompt)
     after = _ids_by_rule(wenv.build_grid(edited))
     old_id = next(c.id for c in order_spec.clauses if "refund" in c.text)
@@ -50,11 +62,18 @@ def test_editing_one_clause_changes_only_its_cells(order_spec):
 
 def test_adding_and_removing_a_clause_keeps_other_ids(order_spec):
     before = _ids_by_rule(wenv.build_grid(order_spec))
-    added = wenv.load_spec(tools=ORDER_TOOLS, system_prompt=ORDER_POLICY + "- Always confirm before cancelling.\n")
+    added = wenv.load_spec(
+        tools=ORDER_TOOLS, system_prompt=ORDER_POLICY + "- Always confirm before cancelling.\n"
+    )
     after_add = _ids_by_rule(wenv.build_grid(added))
     assert all(after_add[r] == ids for r, ids in before.items())
     assert len(after_add) == len(before) + 1
-    removed = wenv.load_spec(tools=ORDER_TOOLS, system_prompt=ORDER_POLICY.replace("- Do not cancel an order that has already shipped.\n", ""))
+    removed = wenv.load_spec(
+        tools=ORDER_TOOLS,
+        system_prompt=ORDER_POLICY.replace(
+            "- Do not cancel an order that has already shipped.\n", ""
+        ),
+    )
     after_remove = _ids_by_rule(wenv.build_grid(removed))
     assert len(after_remove) == len(before) - 1
     assert all(before[r] == ids for r, ids in after_remove.items())
@@ -74,7 +93,11 @@ def test_coverage_and_summary(order_spec):
     partial = grid.coverage(grid.cells[:1])
     assert partial["stance"] == 1 / len(ax.STANCES)
     summary = grid.summary()
-    assert summary["cells"] == len(grid) == summary["base_cells"] + sum(summary["clause_cells"].values())
+    assert (
+        summary["cells"]
+        == len(grid)
+        == summary["base_cells"] + sum(summary["clause_cells"].values())
+    )
 
 
 def test_single_tool_spec_has_no_multi_tool():

@@ -9,16 +9,19 @@ ORDER = SPECS_DIR / "order-support.json"
 ROOT = SPECS_DIR.parents[1]
 
 
-@pytest.mark.parametrize("bad, message", [
-    ({"budget": 0}, "budget must be a positive"),
-    ({"mode": "train"}, "mode must be one of"),
-    ({"until": "forever"}, "until must be"),
-    ({"fault_rate": 1.5}, "fault_rate must be between 0 and 1"),
-    ({"reproducible": True, "time_budget": 5}, "reproducible=True needs the clock off"),
-    ({"resume": True}, "resume=True needs output="),
-    ({"repeats": 0}, "repeats must be a positive integer"),
-    ({"probe": 0}, "probe must be a positive integer"),
-])
+@pytest.mark.parametrize(
+    "bad, message",
+    [
+        ({"budget": 0}, "budget must be a positive"),
+        ({"mode": "train"}, "mode must be one of"),
+        ({"until": "forever"}, "until must be"),
+        ({"fault_rate": 1.5}, "fault_rate must be between 0 and 1"),
+        ({"reproducible": True, "time_budget": 5}, "reproducible=True needs the clock off"),
+        ({"resume": True}, "resume=True needs output="),
+        ({"repeats": 0}, "repeats must be a positive integer"),
+        ({"probe": 0}, "probe must be a positive integer"),
+    ],
+)
 def test_bad_knobs_say_what_is_wrong(bad, message):
     with pytest.raises(ConfigError, match=message):
         SimulationConfig(**bad)
@@ -26,7 +29,9 @@ def test_bad_knobs_say_what_is_wrong(bad, message):
 
 def test_keywords_build_the_same_config_as_the_object():
     by_keywords = wenv.simulate("oracle", spec=ORDER, budget=6, mode="sft", seed=3, quiet=True)
-    by_config = wenv.simulate("oracle", spec=ORDER, config=SimulationConfig(budget=6, mode="sft", seed=3, quiet=True))
+    by_config = wenv.simulate(
+        "oracle", spec=ORDER, config=SimulationConfig(budget=6, mode="sft", seed=3, quiet=True)
+    )
     assert [r["task_id"] for r in by_keywords.rows] == [r["task_id"] for r in by_config.rows]
 
 
@@ -35,7 +40,9 @@ def test_keywords_win_over_the_config():
     assert len(data.rows) == 4
 
 
-@pytest.mark.parametrize("path", sorted((ROOT / "configs" / "simulate").glob("*.yaml")), ids=lambda p: p.name)
+@pytest.mark.parametrize(
+    "path", sorted((ROOT / "configs" / "simulate").glob("*.yaml")), ids=lambda p: p.name
+)
 def test_shipped_configs_load(path):
     config = SimulationConfig.from_file(path)
     assert config.budget >= 1

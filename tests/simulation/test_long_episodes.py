@@ -22,8 +22,17 @@ def _final_step_cpu(env: AgentEnv, turns: int) -> float:
     """CPU seconds of the last step of an episode of ``turns`` identical tool calls (the worst case:
     every call repeats every earlier one)."""
     env.reset(seed=0)
-    call = {"role": "assistant", "content": "", "tool_calls": [
-        {"id": "c", "type": "function", "function": {"name": "get_order", "arguments": '{"order_id": "A1"}'}}]}
+    call = {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": "c",
+                "type": "function",
+                "function": {"name": "get_order", "arguments": '{"order_id": "A1"}'},
+            }
+        ],
+    }
     for _ in range(turns - 1):
         env.step(call)
     start = time.process_time()
@@ -33,8 +42,12 @@ def _final_step_cpu(env: AgentEnv, turns: int) -> float:
 
 
 def test_the_final_step_grows_linearly_with_the_episode():
-    env = AgentEnv(spec=SPEC, tasks=wenv.draw_tasks(SPEC, 2, seed=0), max_turns=2048, error_budget=10_000)
-    env_short = AgentEnv(spec=SPEC, tasks=wenv.draw_tasks(SPEC, 2, seed=0), max_turns=256, error_budget=10_000)
+    env = AgentEnv(
+        spec=SPEC, tasks=wenv.draw_tasks(SPEC, 2, seed=0), max_turns=2048, error_budget=10_000
+    )
+    env_short = AgentEnv(
+        spec=SPEC, tasks=wenv.draw_tasks(SPEC, 2, seed=0), max_turns=256, error_budget=10_000
+    )
     _final_step_cpu(env_short, 256)  # caches warm
     short = min(_final_step_cpu(env_short, 256) for _ in range(3))
     long = min(_final_step_cpu(env, 2048) for _ in range(2))
@@ -52,21 +65,37 @@ def _pairwise(t: Trajectory):
     return None
 
 
-_CALL = st.fixed_dictionaries({
-    "tool": st.sampled_from(["update_order", "get_order"]),
-    "arguments": st.sampled_from([{}, {"id": 1}, {"id": 1.0}, {"id": [1]}, {"id": "1"}]),
-    "error": st.sampled_from([None, None, "already_done", "not_found"]),
-})
+_CALL = st.fixed_dictionaries(
+    {
+        "tool": st.sampled_from(["update_order", "get_order"]),
+        "arguments": st.sampled_from([{}, {"id": 1}, {"id": 1.0}, {"id": [1]}, {"id": "1"}]),
+        "error": st.sampled_from([None, None, "already_done", "not_found"]),
+    }
+)
 
 
 @settings(max_examples=150, deadline=None, derandomize=True)
 @given(st.lists(_CALL, max_size=12))
 def test_the_linear_repeat_check_finds_what_the_pairwise_one_did(calls):
-    steps = [{"index": i, "tool": c["tool"], "arguments": c["arguments"], "error": c["error"],
-              "ok": c["error"] is None, "kind": "update" if c["tool"] == "update_order" else "read",
-              "result": {"status": "ok"} if c["error"] is None else {"status": "error", "error": {"code": c["error"]}}}
-             for i, c in enumerate(calls)]
+    steps = [
+        {
+            "index": i,
+            "tool": c["tool"],
+            "arguments": c["arguments"],
+            "error": c["error"],
+            "ok": c["error"] is None,
+            "kind": "update" if c["tool"] == "update_order" else "read",
+            "result": {"status": "ok"}
+            if c["error"] is None
+            else {"status": "error", "error": {"code": c["error"]}},
+        }
+        for i, c in enumerate(calls)
+    ]
     t = Trajectory({"steps": steps, "messages": [], "final_text": ""})
     found = _no_repeat_done_write(t)
     expected = _pairwise(t)
-    assert (found.evidence["step"], found.evidence["earlier"]) == expected if found else expected is None
+    assert (
+        (found.evidence["step"], found.evidence["earlier"]) == expected
+        if found
+        else expected is None
+    )

@@ -18,8 +18,14 @@ AIRLINE = SPECS_DIR / "airline.yaml"
 
 def _run(out, **kw):
     kw.setdefault("budget", 12)
-    return simulate(kw.pop("agent", "seeded"), spec=kw.pop("spec", ORDER), output=str(out), quiet=True,
-                    concurrency=1, **kw)
+    return simulate(
+        kw.pop("agent", "seeded"),
+        spec=kw.pop("spec", ORDER),
+        output=str(out),
+        quiet=True,
+        concurrency=1,
+        **kw,
+    )
 
 
 def _snapshot(out):
@@ -46,9 +52,16 @@ def test_a_run_without_its_sidecar_is_refused_untouched(tmp_path):
     assert _snapshot(out) == before
 
 
-@pytest.mark.parametrize("change", [
-    {"seed": 7}, {"mode": "sft"}, {"agent": "oracle"}, {"spec": AIRLINE}, {"grader": task_checklist},
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        {"seed": 7},
+        {"mode": "sft"},
+        {"agent": "oracle"},
+        {"spec": AIRLINE},
+        {"grader": task_checklist},
+    ],
+)
 def test_a_different_run_is_refused_untouched(tmp_path, change):
     out = tmp_path / "rows.jsonl"
     _run(out, budget=6)
@@ -92,9 +105,14 @@ def test_a_corrupt_middle_line_is_reported_and_every_complete_row_kept(tmp_path)
     assert len(data) == 30
     kept = out.read_text().splitlines(keepends=True)
     assert kept[:9] == lines[:9] and kept[9:29] == lines[10:]  # every complete row, in order
-    assert sorted(kept) == sorted(reference.read_text().splitlines(keepends=True))  # the lost one played again
+    assert sorted(kept) == sorted(
+        reference.read_text().splitlines(keepends=True)
+    )  # the lost one played again
     quarantine = out.with_name(out.name + ".corrupt")
-    assert json.loads(quarantine.read_text().splitlines()[0]) == {"line": 10, "text": '{"task_id": "garbled'}
+    assert json.loads(quarantine.read_text().splitlines()[0]) == {
+        "line": 10,
+        "text": '{"task_id": "garbled',
+    }
 
 
 def test_read_rows_names_a_corrupt_middle_line(tmp_path):

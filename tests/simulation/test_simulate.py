@@ -36,8 +36,12 @@ def test_callable_agent_meets_faults_through_the_bound_world():
     def agent(message):
         result = world.call("get_order", {"order_id": "1234567"})
         seen[result.get("status")] += 1
-        return {"steps": [{"tool": "get_order", "arguments": {"order_id": "1234567"}, "result": result}],
-                "final_text": "Checked it." if result.get("status") == "ok" else "The lookup failed."}
+        return {
+            "steps": [
+                {"tool": "get_order", "arguments": {"order_id": "1234567"}, "result": result}
+            ],
+            "final_text": "Checked it." if result.get("status") == "ok" else "The lookup failed.",
+        }
 
     data = simulate(agent, spec=spec, budget=40, fault_rate=1.0, quiet=True)
     assert len(data.rows) == 40
@@ -49,12 +53,23 @@ def test_callable_agent_meets_faults_through_the_bound_world():
 
 def test_callable_agent_own_steps_are_kept_when_no_world_is_used():
     def agent(message):
-        return {"steps": [{"tool": "get_order", "arguments": {"order_id": "4412"}, "result": {"status": "shipped"}}],
-                "final_text": "Order 4412 shipped yesterday."}
+        return {
+            "steps": [
+                {
+                    "tool": "get_order",
+                    "arguments": {"order_id": "4412"},
+                    "result": {"status": "shipped"},
+                }
+            ],
+            "final_text": "Order 4412 shipped yesterday.",
+        }
 
     data = simulate(agent, spec=ORDER, budget=5, quiet=True)
     assert all(r["steps"][0]["reported"] and r["steps"][0]["ok"] for r in data.rows)
-    assert data.rows[0]["messages"][-1] == {"role": "assistant", "content": "Order 4412 shipped yesterday."}
+    assert data.rows[0]["messages"][-1] == {
+        "role": "assistant",
+        "content": "Order 4412 shipped yesterday.",
+    }
 
 
 def test_step_policy_is_played_through_the_engine():
@@ -101,7 +116,9 @@ def test_agent_failures_are_counted_and_called_off():
 
 
 def test_sft_topology_and_aliases():
-    data = simulate("oracle", spec=ORDER, mode="sft", budget=24, n=2, rollouts_per_request=3, quiet=True)
+    data = simulate(
+        "oracle", spec=ORDER, mode="sft", budget=24, n=2, rollouts_per_request=3, quiet=True
+    )
     assert len(data.rows) == 24
     per_task = Counter(r["task_id"] for r in data.rows)
     assert set(per_task.values()) == {3}
@@ -144,7 +161,9 @@ def test_rl_successive_allocation():
     mixed = [t for t in per_task if _mixed(t)]
     unanimous = [t for t in per_task if not _mixed(t)]
     assert len(mixed) >= 3 and unanimous
-    assert all(per_task[t] == 2 for t in unanimous), "unanimous prompts did not stop after the probe"
+    assert all(per_task[t] == 2 for t in unanimous), (
+        "unanimous prompts did not stop after the probe"
+    )
     last = max(mixed, key=lambda t: max(i for i, r in enumerate(data.rows) if r["task_id"] == t))
     assert all(per_task[t] == 6 for t in mixed if t != last), "mixed prompts were not filled to k"
     groups = data.search["groups"]
@@ -152,7 +171,9 @@ def test_rl_successive_allocation():
 
 
 def test_rl_resumes_unanimous_groups_when_nothing_fresh_is_left():
-    data = simulate(SplitPolicy(), spec=ORDER, mode="rl", repeats=4, situations=6, budget=1000, quiet=True)
+    data = simulate(
+        SplitPolicy(), spec=ORDER, mode="rl", repeats=4, situations=6, budget=1000, quiet=True
+    )
     assert data.stopped_because == "tasks_done"
     assert set(Counter(r["task_id"] for r in data.rows).values()) == {4}
 
@@ -161,7 +182,9 @@ def test_rl_with_grader_reads_rewards():
     def grader(row):
         return {"reward": 1.0 if "noted" in row["final_text"] else 0.0}
 
-    data = simulate(SplitPolicy(), spec=ORDER, mode="rl", repeats=4, budget=60, grader=grader, quiet=True)
+    data = simulate(
+        SplitPolicy(), spec=ORDER, mode="rl", repeats=4, budget=60, grader=grader, quiet=True
+    )
     assert all(r["judge_status"] == "ok" for r in data.rows)
     assert data.search["groups"]["mixed"] > 0
     per_task = Counter(r["task_id"] for r in data.rows)
@@ -175,7 +198,9 @@ def test_rl_with_grader_reads_rewards():
 
 
 def test_tasks_rerun_inherits_k_and_stops_when_done():
-    base = simulate("oracle", spec=ORDER, mode="rl", repeats=4, budget=40, quiet=True, fault_rate=1.0)
+    base = simulate(
+        "oracle", spec=ORDER, mode="rl", repeats=4, budget=40, quiet=True, fault_rate=1.0
+    )
     rerun = simulate("seeded", spec=ORDER, tasks=base, mode="rl", budget=1000, quiet=True)
     assert rerun.rollouts_per_request == base.rollouts_per_request == 4
     assert rerun.stopped_because == "tasks_done"
@@ -187,7 +212,9 @@ def test_tasks_rerun_inherits_k_and_stops_when_done():
 
 
 def test_adaptive_stops_at_saturation():
-    data = simulate("oracle", spec=ORDER, mode="adaptive", until="saturation", budget=5000, quiet=True)
+    data = simulate(
+        "oracle", spec=ORDER, mode="adaptive", until="saturation", budget=5000, quiet=True
+    )
     assert data.stopped_because == "saturation"
     assert len(data.rows) < 5000
 
@@ -233,8 +260,10 @@ simulate("seeded", spec={spec!r}, budget=60, output=sys.argv[1], resume=sys.argv
 
 def _run(out, slow, resume, wait=True):
     code = RUN_SCRIPT.format(root=str(ROOT), spec=str(ORDER))
-    proc = subprocess.Popen([sys.executable, "-c", code, str(out), str(slow), "1" if resume else "0"],
-                            env={**os.environ, "PYTHONHASHSEED": str(os.getpid() % 1000)})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", code, str(out), str(slow), "1" if resume else "0"],
+        env={**os.environ, "PYTHONHASHSEED": str(os.getpid() % 1000)},
+    )
     if wait:
         assert proc.wait(timeout=120) == 0
     return proc
@@ -282,10 +311,14 @@ def test_reproducible_with_concurrency_matches_sequential():
 def test_grade_with_judges_and_pass_at():
     data = simulate("oracle", spec=ORDER, mode="rl", repeats=4, budget=48, quiet=True)
     scored = data.grade()
-    assert len(scored) == len(data) and all(r["judge_name"] == "task_checklist" for r in scored.trajectories)
+    assert len(scored) == len(data) and all(
+        r["judge_name"] == "task_checklist" for r in scored.trajectories
+    )
     assert all(r.get("reward") is None for r in data.trajectories)
     statuses = data.grade(judge=lambda row: {"reason": "forgot"}).trajectories
-    assert {r["judge_status"] for r in statuses} == {"missing_reward"} and all(r["reward"] is None for r in statuses)
+    assert {r["judge_status"] for r in statuses} == {"missing_reward"} and all(
+        r["reward"] is None for r in statuses
+    )
     print(scored.pass_at)
     assert scored.pass_at.n_rows == len(data)
 
@@ -307,7 +340,13 @@ def test_bad_arguments_are_clear():
 
 def test_inline_tools_and_policy_alias():
     tools = json.loads(ORDER.read_text())["tools"]
-    data = simulate("oracle", tools=tools, policy="You are support.\n- Never refund twice.", budget=5, quiet=True)
+    data = simulate(
+        "oracle",
+        tools=tools,
+        policy="You are support.\n- Never refund twice.",
+        budget=5,
+        quiet=True,
+    )
     assert len(data.rows) == 5
 
 
@@ -320,8 +359,16 @@ def test_groups_cut_at_the_clock_are_stamped(tmp_path):
 
     simulate(SplitPolicy(), spec=ORDER, mode="rl", repeats=2, budget=2, quiet=True)
     out = tmp_path / "rows.jsonl"
-    data = simulate(SlowOnFifth(mixed_every=1), spec=ORDER, mode="rl", repeats=8, budget=10_000, time_budget=0.8,
-                    output=out, quiet=True)
+    data = simulate(
+        SlowOnFifth(mixed_every=1),
+        spec=ORDER,
+        mode="rl",
+        repeats=8,
+        budget=10_000,
+        time_budget=0.8,
+        output=out,
+        quiet=True,
+    )
     assert data.stopped_because == "time_budget"
     cut = [r for r in data.trajectories if r.get("group_cut")]
     assert cut, "no group was cut"

@@ -26,71 +26,104 @@ def kind_of(tool_name, description="", annotations=None, **props):
     return wenv.load_spec(tools=[tool]).tools[0].kind
 
 
-@pytest.mark.parametrize(("name", "description", "props"), [
-    ("add", "Add two numbers.", {"a": NUM, "b": NUM}),
-    ("subtract", "", {"minuend": NUM, "subtrahend": NUM}),
-    ("mean", "Calculate the mean of a list of numbers.", {"numbers": {"type": "array", "items": NUM}}),
-    ("convert_units", "Convert a quantity between units.", {"value": NUM, "from_unit": STR, "to_unit": STR}),
-    ("compute_exchange_rate", "", {"base_currency": STR, "target_currency": STR}),
-    ("gallon_to_liter", "Converts gallons to liters.", {"gallon": NUM}),
-    ("percentage_of", "", {"part": NUM, "whole": NUM}),
-])
+@pytest.mark.parametrize(
+    ("name", "description", "props"),
+    [
+        ("add", "Add two numbers.", {"a": NUM, "b": NUM}),
+        ("subtract", "", {"minuend": NUM, "subtrahend": NUM}),
+        (
+            "mean",
+            "Calculate the mean of a list of numbers.",
+            {"numbers": {"type": "array", "items": NUM}},
+        ),
+        (
+            "convert_units",
+            "Convert a quantity between units.",
+            {"value": NUM, "from_unit": STR, "to_unit": STR},
+        ),
+        ("compute_exchange_rate", "", {"base_currency": STR, "target_currency": STR}),
+        ("gallon_to_liter", "Converts gallons to liters.", {"gallon": NUM}),
+        ("percentage_of", "", {"part": NUM, "whole": NUM}),
+    ],
+)
 def test_computations_are_reads(name, description, props):
     assert kind_of(name, description, **props) == "read"
     assert explain_kind(name, description, _props(**props)).source == "computation"
 
 
-@pytest.mark.parametrize(("name", "description", "props", "kind"), [
-    ("add_comment", "Add a comment to a ticket.", {"ticket_id": STR, "body": STR}, "create"),
-    ("add_baggage", "", {"reservation_id": STR, "count": {"type": "integer"}}, "create"),
-    ("add_user", "", {"name": STR, "email": STR}, "create"),
-    ("calculate_refund", "", {"order_id": STR}, "read"),
-])
+@pytest.mark.parametrize(
+    ("name", "description", "props", "kind"),
+    [
+        ("add_comment", "Add a comment to a ticket.", {"ticket_id": STR, "body": STR}, "create"),
+        ("add_baggage", "", {"reservation_id": STR, "count": {"type": "integer"}}, "create"),
+        ("add_user", "", {"name": STR, "email": STR}, "create"),
+        ("calculate_refund", "", {"order_id": STR}, "read"),
+    ],
+)
 def test_a_computation_word_on_a_record_is_not_a_computation(name, description, props, kind):
     assert kind_of(name, description, **props) == kind
     assert explain_kind(name, description, _props(**props)).source != "computation"
 
 
-@pytest.mark.parametrize(("name", "description", "kind"), [
-    ("card_hold", "Place an immediate freeze on a card.", "update"),
-    ("freeze_card", "Place an immediate freeze on a card.", "update"),
-    ("invoices.void", "", "delete"),
-    ("cardFreeze", "", "update"),
-    ("slack_list_channels", "", "read"),
-    ("file_search", "", "read"),
-    ("issue_refund", "Refund an order.", "create"),
-    ("get_or_create_user", "", "create"),
-    ("create_or_update_file", "", "update"),
-    ("check_in", "", "update"),
-    ("can_send_mms", "Checks if the messaging app can send MMS.", "read"),
-    ("is_eligible_for_upgrade", "", "read"),
-    ("du", "Estimate file space usage.", "read"),
-    ("pwd", "Print the current working directory.", "read"),
-    ("wc", "Count lines, words and characters in a file.", "read"),
-    ("display_status", "", "read"),
-    ("archival_memory_search", "", "read"),
-    ("recall", "Recall memories that match a query.", "read"),
-    ("sample_rows", "", "read"),
-    ("filter_products", "", "read"),
-    ("make_payment", "", "update"),
-    ("run_tests", "", "read"),
-    ("transfer_to_human_agents", "Transfer the user to a human agent.", "create"),
-    ("frobnicate", "Retrieves the widget's data.", "read"),
-    ("widget", "This tool belongs to the widget API. Tool description: Delete a widget.", "delete"),
-    ("think", "Use the tool to think. It will not obtain new information or change the database.", "read"),
-])
+@pytest.mark.parametrize(
+    ("name", "description", "kind"),
+    [
+        ("card_hold", "Place an immediate freeze on a card.", "update"),
+        ("freeze_card", "Place an immediate freeze on a card.", "update"),
+        ("invoices.void", "", "delete"),
+        ("cardFreeze", "", "update"),
+        ("slack_list_channels", "", "read"),
+        ("file_search", "", "read"),
+        ("issue_refund", "Refund an order.", "create"),
+        ("get_or_create_user", "", "create"),
+        ("create_or_update_file", "", "update"),
+        ("check_in", "", "update"),
+        ("can_send_mms", "Checks if the messaging app can send MMS.", "read"),
+        ("is_eligible_for_upgrade", "", "read"),
+        ("du", "Estimate file space usage.", "read"),
+        ("pwd", "Print the current working directory.", "read"),
+        ("wc", "Count lines, words and characters in a file.", "read"),
+        ("display_status", "", "read"),
+        ("archival_memory_search", "", "read"),
+        ("recall", "Recall memories that match a query.", "read"),
+        ("sample_rows", "", "read"),
+        ("filter_products", "", "read"),
+        ("make_payment", "", "update"),
+        ("run_tests", "", "read"),
+        ("transfer_to_human_agents", "Transfer the user to a human agent.", "create"),
+        ("frobnicate", "Retrieves the widget's data.", "read"),
+        (
+            "widget",
+            "This tool belongs to the widget API. Tool description: Delete a widget.",
+            "delete",
+        ),
+        (
+            "think",
+            "Use the tool to think. It will not obtain new information or change the database.",
+            "read",
+        ),
+    ],
+)
 def test_verbs_anywhere_and_the_description(name, description, kind):
     assert classify_tool(name, description) == kind
 
 
-@pytest.mark.parametrize(("name", "description", "props", "kind"), [
-    ("run_sql", "Run a read-only SQL query.", {"sql": STR}, "read"),
-    ("read_query", "Execute a SELECT query on the database.", {"query": STR}, "read"),
-    ("execute_sql", "Execute a SQL statement: SELECT, INSERT, UPDATE or DELETE.", {"sql": STR}, "update"),
-    ("run_command", "", {"argv": {"type": "array", "items": STR}, "cwd": STR}, "update"),
-    ("browser_evaluate", "Evaluate JavaScript on the page.", {"function": STR}, "update"),
-    ("lint_code", "", {"code": STR}, "read"),
-])
+@pytest.mark.parametrize(
+    ("name", "description", "props", "kind"),
+    [
+        ("run_sql", "Run a read-only SQL query.", {"sql": STR}, "read"),
+        ("read_query", "Execute a SELECT query on the database.", {"query": STR}, "read"),
+        (
+            "execute_sql",
+            "Execute a SQL statement: SELECT, INSERT, UPDATE or DELETE.",
+            {"sql": STR},
+            "update",
+        ),
+        ("run_command", "", {"argv": {"type": "array", "items": STR}, "cwd": STR}, "update"),
+        ("browser_evaluate", "Evaluate JavaScript on the page.", {"function": STR}, "update"),
+        ("lint_code", "", {"code": STR}, "read"),
+    ],
+)
 def test_code_runners_write_unless_they_say_they_only_read(name, description, props, kind):
     assert kind_of(name, description, **props) == kind
 
@@ -99,28 +132,44 @@ def test_annotations_are_evidence_and_kept_by_the_loader():
     assert kind_of("sync", annotations={"readOnlyHint": True}) == "read"
     assert kind_of("sync", "Retrieves the widget.", annotations={"readOnlyHint": False}) == "update"
     # A strong verb in the name outranks a write hint (generated servers mark every POST destructive).
-    assert kind_of("post_search", "Search by title", annotations={"destructiveHint": True}, query=STR) == "read"
+    assert (
+        kind_of("post_search", "Search by title", annotations={"destructiveHint": True}, query=STR)
+        == "read"
+    )
     # A verb in the title counts like one in the name.
-    assert kind_of("search_feedback", "", annotations={"title": "Send feedback on a search result"}) == "create"
-    wrapped = {"type": "function", "function": {"name": "sync", "annotations": {"readOnlyHint": True}}}
+    assert (
+        kind_of("search_feedback", "", annotations={"title": "Send feedback on a search result"})
+        == "create"
+    )
+    wrapped = {
+        "type": "function",
+        "function": {"name": "sync", "annotations": {"readOnlyHint": True}},
+    }
     assert wenv.load_spec(tools=[wrapped]).tools[0].kind == "read"
 
 
 def test_schemas_decide_when_words_do_not():
     assert kind_of("widgets", limit={"type": "integer"}, cursor=STR) == "read"
-    listing = {"name": "widgets", "parameters": _props(owner=STR),
-               "outputSchema": {"type": "object", "properties": {"items": {"type": "array"}}}}
+    listing = {
+        "name": "widgets",
+        "parameters": _props(owner=STR),
+        "outputSchema": {"type": "object", "properties": {"items": {"type": "array"}}},
+    }
     assert wenv.load_spec(tools=[listing]).tools[0].kind == "read"
 
 
 def test_no_evidence_is_a_write_and_kinds_override_stays():
     assert explain_kind("frobnicate").kind == "update"
     assert explain_kind("frobnicate").source == "default"
-    spec = wenv.load_spec(tools=[{"name": "add", "parameters": _props(a=NUM, b=NUM)}], kinds={"add": "create"})
+    spec = wenv.load_spec(
+        tools=[{"name": "add", "parameters": _props(a=NUM, b=NUM)}], kinds={"add": "create"}
+    )
     assert spec.tools[0].kind == "create"
 
 
-_NONSENSE = st.text("bcdfghjklmnpqrstvwxz", min_size=4, max_size=10).filter(lambda w: verb_kind(w) is None)
+_NONSENSE = st.text("bcdfghjklmnpqrstvwxz", min_size=4, max_size=10).filter(
+    lambda w: verb_kind(w) is None
+)
 
 
 @settings(max_examples=60, deadline=None)
@@ -129,10 +178,34 @@ def test_names_with_no_known_word_are_writes(words):
     assert classify_tool("_".join(words)) == "update"
 
 
-_STRONG_READS = sorted(w for w in VERB_KINDS["read"] if w not in {"status", "test", "tests", "diff", "head", "tail",
-                                                                 "cat", "stat", "quote", "track", "log", "watch",
-                                                                 "filter", "sample", "print", "display", "tree",
-                                                                 "export", "download", "map", "resolve_id"})
+_STRONG_READS = sorted(
+    w
+    for w in VERB_KINDS["read"]
+    if w
+    not in {
+        "status",
+        "test",
+        "tests",
+        "diff",
+        "head",
+        "tail",
+        "cat",
+        "stat",
+        "quote",
+        "track",
+        "log",
+        "watch",
+        "filter",
+        "sample",
+        "print",
+        "display",
+        "tree",
+        "export",
+        "download",
+        "map",
+        "resolve_id",
+    }
+)
 
 
 @settings(max_examples=80, deadline=None)

@@ -24,7 +24,9 @@ def _compare() -> tuple[int, list[str]]:
             compared += 1
             if label != tool.kind:
                 mark = "R/W" if (label in WRITE_KINDS) != tool.is_write else "w/w"
-                disagreements.append(f"{mark} {spec.name}.{tool.name}: label {label}, kind {tool.kind}")
+                disagreements.append(
+                    f"{mark} {spec.name}.{tool.name}: label {label}, kind {tool.kind}"
+                )
     return compared, disagreements
 
 
@@ -32,6 +34,10 @@ def test_kinds_agree_with_the_hand_labels():
     compared, disagreements = _compare()
     assert compared >= 400, f"only {compared} labelled tools loaded"
     agreement = 1 - len(disagreements) / compared
-    assert agreement >= 0.97, f"{agreement:.1%} agree on {compared} tools:\n" + "\n".join(disagreements)
+    assert agreement >= 0.97, f"{agreement:.1%} agree on {compared} tools:\n" + "\n".join(
+        disagreements
+    )
     # A read taken for a write (or a write for a read) changes a grade: keep those rare.
-    assert sum(d.startswith("R/W") for d in disagreements) <= 0.01 * compared, "\n".join(disagreements)
+    assert sum(d.startswith("R/W") for d in disagreements) <= 0.01 * compared, "\n".join(
+        disagreements
+    )

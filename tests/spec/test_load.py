@@ -27,26 +27,89 @@ def test_both_tool_shapes_normalise_to_the_same_tool():
     [
         ("no parameters key", _tool("ping_service")),
         ("empty parameters", _tool("get_status", {})),
-        ("properties without type", _tool("get_thing", {"properties": {"x": {}, "y": {"description": "free"}}})),
-        ("$defs and $ref", _tool("create_user", {
-            "type": "object", "$defs": {"addr": {"type": "object", "properties": {"city": {"type": "string"}}}},
-            "properties": {"address": {"$ref": "#/$defs/addr"}}})),
-        ("definitions and $ref", _tool("create_note", {
-            "type": "object", "definitions": {"tag": {"type": "string"}},
-            "properties": {"tags": {"type": "array", "items": {"$ref": "#/definitions/tag"}}}})),
-        ("oneOf and anyOf", _tool("find_item", {
-            "type": "object", "properties": {
-                "key": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
-                "filter": {"anyOf": [{"type": "null"}, {"type": "object"}]}}})),
-        ("nullable type list", _tool("set_note", {"type": "object", "properties": {"note": {"type": ["string", "null"]}}})),
-        ("enum of integers", _tool("set_priority", {"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}}})),
+        (
+            "properties without type",
+            _tool("get_thing", {"properties": {"x": {}, "y": {"description": "free"}}}),
+        ),
+        (
+            "$defs and $ref",
+            _tool(
+                "create_user",
+                {
+                    "type": "object",
+                    "$defs": {
+                        "addr": {"type": "object", "properties": {"city": {"type": "string"}}}
+                    },
+                    "properties": {"address": {"$ref": "#/$defs/addr"}},
+                },
+            ),
+        ),
+        (
+            "definitions and $ref",
+            _tool(
+                "create_note",
+                {
+                    "type": "object",
+                    "definitions": {"tag": {"type": "string"}},
+                    "properties": {
+                        "tags": {"type": "array", "items": {"$ref": "#/definitions/tag"}}
+                    },
+                },
+            ),
+        ),
+        (
+            "oneOf and anyOf",
+            _tool(
+                "find_item",
+                {
+                    "type": "object",
+                    "properties": {
+                        "key": {"oneOf": [{"type": "string"}, {"type": "integer"}]},
+                        "filter": {"anyOf": [{"type": "null"}, {"type": "object"}]},
+                    },
+                },
+            ),
+        ),
+        (
+            "nullable type list",
+            _tool(
+                "set_note", {"type": "object", "properties": {"note": {"type": ["string", "null"]}}}
+            ),
+        ),
+        (
+            "enum of integers",
+            _tool(
+                "set_priority",
+                {"type": "object", "properties": {"level": {"type": "integer", "enum": [1, 2, 3]}}},
+            ),
+        ),
         ("dashed name", _tool("get-user-profile", {"type": "object", "properties": {}})),
         ("camelCase name", _tool("listInvoices", {"type": "object", "properties": {}})),
-        ("strict", _tool("get_order", {"type": "object", "properties": {"order_id": {"type": "string"}},
-                                       "required": ["order_id"], "additionalProperties": False}, strict=True)),
-        ("MCP inputSchema", {"name": "read_file", "description": "Read a file",
-                             "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}}}),
-        ("Anthropic input_schema", {"name": "read_page", "input_schema": {"type": "object", "properties": {}}}),
+        (
+            "strict",
+            _tool(
+                "get_order",
+                {
+                    "type": "object",
+                    "properties": {"order_id": {"type": "string"}},
+                    "required": ["order_id"],
+                    "additionalProperties": False,
+                },
+                strict=True,
+            ),
+        ),
+        (
+            "MCP inputSchema",
+            {
+                "name": "read_file",
+                "description": "Read a file",
+                "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+            },
+        ),
+        (
+            "Anthropic input_schema",
+            {"name": "read_page", "input_schema": {"type": "object", "properties": {}}},
+        ),
         ("type list with object", _tool("get_cfg", {"type": ["object"], "properties": {}})),
     ],
 )
@@ -59,15 +122,25 @@ def test_messy_but_real_schemas_load(label, tool):
 
 
 def test_strict_flag_survives_to_openai():
-    spec = wenv.load_spec(tools=[_tool("get_order", {"type": "object", "properties": {}}, strict=True)])
+    spec = wenv.load_spec(
+        tools=[_tool("get_order", {"type": "object", "properties": {}}, strict=True)]
+    )
     assert spec.tools[0].strict is True
     assert spec.tools[0].to_openai()["function"]["strict"] is True
 
 
 @pytest.mark.parametrize("key", ["outputSchema", "returns", "response"])
 def test_output_schema_is_kept(key):
-    tool = {"name": "get_balance", "description": "Balance", "parameters": {"type": "object", "properties": {}},
-            key: {"type": "object", "properties": {"amount": {"type": "number"}}, "required": ["amount"]}}
+    tool = {
+        "name": "get_balance",
+        "description": "Balance",
+        "parameters": {"type": "object", "properties": {}},
+        key: {
+            "type": "object",
+            "properties": {"amount": {"type": "number"}},
+            "required": ["amount"],
+        },
+    }
     spec = wenv.load_spec(tools=[tool])
     assert spec.tools[0].output_schema["properties"]["amount"]["type"] == "number"
 
@@ -75,15 +148,39 @@ def test_output_schema_is_kept(key):
 @pytest.mark.parametrize(
     ("tool", "path_fragment", "message"),
     [
-        (_tool("get_order", {"type": "object", "properties": {"order_id": {"type": "strin"}}}),
-         "$.parameters.properties.order_id.type", "invalid JSON Schema"),
-        (_tool("get_order", {"type": "object", "properties": {"n": {"type": "integer", "minimum": "zero"}}}),
-         "$.parameters.properties.n.minimum", "invalid JSON Schema"),
-        (_tool("get_order", {"type": "object", "required": "order_id"}), "$.parameters.required", "invalid JSON Schema"),
-        (_tool("get_order", {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}),
-         "$.parameters.properties.a.$ref", "does not resolve"),
-        (_tool("get_order", {"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}}),
-         "$.parameters.properties.a.$ref", "outside the schema"),
+        (
+            _tool("get_order", {"type": "object", "properties": {"order_id": {"type": "strin"}}}),
+            "$.parameters.properties.order_id.type",
+            "invalid JSON Schema",
+        ),
+        (
+            _tool(
+                "get_order",
+                {"type": "object", "properties": {"n": {"type": "integer", "minimum": "zero"}}},
+            ),
+            "$.parameters.properties.n.minimum",
+            "invalid JSON Schema",
+        ),
+        (
+            _tool("get_order", {"type": "object", "required": "order_id"}),
+            "$.parameters.required",
+            "invalid JSON Schema",
+        ),
+        (
+            _tool(
+                "get_order", {"type": "object", "properties": {"a": {"$ref": "#/$defs/missing"}}}
+            ),
+            "$.parameters.properties.a.$ref",
+            "does not resolve",
+        ),
+        (
+            _tool(
+                "get_order",
+                {"type": "object", "properties": {"a": {"$ref": "https://example.com/s.json"}}},
+            ),
+            "$.parameters.properties.a.$ref",
+            "outside the schema",
+        ),
         (_tool("get_order", {"type": "string"}), "$.parameters.type", "must describe an object"),
         (_tool("get_order", "not a schema"), "$.parameters", "must be a JSON Schema object"),
     ],
@@ -123,16 +220,29 @@ def test_bad_tool_lists_are_refused(tools, message):
 
 
 def test_kind_classification_and_override():
-    spec = wenv.load_spec(tools=[*ORDER_TOOLS, {"name": "sync"}, {"name": "frobnicate", "description": "Retrieves data"}])
+    spec = wenv.load_spec(
+        tools=[
+            *ORDER_TOOLS,
+            {"name": "sync"},
+            {"name": "frobnicate", "description": "Retrieves data"},
+        ]
+    )
     kinds = {t.name: t.kind for t in spec.tools}
     assert kinds == {
-        "get_order": "read", "list_orders": "read", "cancel_order": "update", "issue_refund": "create",
-        "delete_address": "delete", "sync": "update", "frobnicate": "read",
+        "get_order": "read",
+        "list_orders": "read",
+        "cancel_order": "update",
+        "issue_refund": "create",
+        "delete_address": "delete",
+        "sync": "update",
+        "frobnicate": "read",
     }
     overridden = wenv.load_spec(spec, kinds={"sync": "read", "issue_refund": "write"})
     assert overridden.tool("sync").kind == "read"
     assert overridden.tool("issue_refund").kind == "update"
-    assert overridden.tool("get_order").is_write is False and overridden.tool("sync").is_write is False
+    assert (
+        overridden.tool("get_order").is_write is False and overridden.tool("sync").is_write is False
+    )
 
 
 def test_kind_override_errors():
@@ -174,7 +284,9 @@ def test_load_from_json_yaml_and_folder(tmp_path):
     (tmp_path / "s.yaml").write_text(yaml.safe_dump(data))
     folder = tmp_path / "shop"
     folder.mkdir()
-    (folder / "spec.yaml").write_text(yaml.safe_dump({"policy": ORDER_POLICY, "tools": ORDER_TOOLS}))
+    (folder / "spec.yaml").write_text(
+        yaml.safe_dump({"policy": ORDER_POLICY, "tools": ORDER_TOOLS})
+    )
     (folder / "rubric.md").write_text("# Rubric\n- Look up before acting.\n")
     from_json = wenv.load_spec(tmp_path / "s.json")
     from_yaml = wenv.load_spec(str(tmp_path / "s.yaml"))
@@ -214,7 +326,18 @@ def test_file_errors_name_file_and_line(tmp_path):
 
 def test_tool_errors_in_files_name_the_file(tmp_path):
     path = tmp_path / "s.json"
-    path.write_text(json.dumps({"tools": [{"name": "get_order", "parameters": {"type": "object", "properties": {"a": {"type": 3}}}}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "tools": [
+                    {
+                        "name": "get_order",
+                        "parameters": {"type": "object", "properties": {"a": {"type": 3}}},
+                    }
+                ]
+            }
+        )
+    )
     with pytest.raises(SpecError) as info:
         wenv.load_spec(path)
     assert str(path) in str(info.value) and info.value.tool == "get_order"
@@ -227,21 +350,34 @@ def test_non_string_prompt_refused():
 
 
 def test_mcp_tool_fields_the_world_does_not_use_are_accepted():
-    tool = {"name": "read_file", "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
-            "execution": {"taskSupport": "forbidden"}, "icons": [{"src": "x.png"}], "_meta": {"k": 1},
-            "title": "Read file", "annotations": {"readOnlyHint": True}}
+    tool = {
+        "name": "read_file",
+        "inputSchema": {"type": "object", "properties": {"path": {"type": "string"}}},
+        "execution": {"taskSupport": "forbidden"},
+        "icons": [{"src": "x.png"}],
+        "_meta": {"k": 1},
+        "title": "Read file",
+        "annotations": {"readOnlyHint": True},
+    }
     spec = wenv.load_spec([tool])
     assert spec.tool("read_file").kind == "read"
 
 
 def test_a_draft_07_schema_is_read_as_draft_07():
-    params = {"type": "object", "properties": {"pair": {"type": "array", "items": [{"type": "number"}, {"type": "string"}]}}}
+    params = {
+        "type": "object",
+        "properties": {
+            "pair": {"type": "array", "items": [{"type": "number"}, {"type": "string"}]}
+        },
+    }
     spec = wenv.load_spec([{"name": "rank", "parameters": params}])
     assert spec.tool("rank").parameters["$schema"] == "http://json-schema.org/draft-07/schema#"
     world = wenv.World(spec)
     fits = world.call("rank", {"pair": [1, "a"]})
     assert (fits.get("error") or {}).get("code") != "rejected", fits
-    assert world.call("rank", {"pair": ["a", 1]})["error"]["code"] == "rejected"  # tuple items, draft-07 style
+    assert (
+        world.call("rank", {"pair": ["a", 1]})["error"]["code"] == "rejected"
+    )  # tuple items, draft-07 style
     bad = {"type": "object", "properties": {"pair": {"type": "array", "items": 5}}}
     with pytest.raises(SpecError, match=r"invalid JSON Schema"):
         wenv.load_spec([{"name": "rank", "parameters": bad}])

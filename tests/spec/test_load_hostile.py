@@ -48,7 +48,11 @@ ALIAS_BOMB = """tools:
 
 
 def _tool(name="get_thing", parameters=None):
-    return {"name": name, "description": "x", "parameters": parameters or {"type": "object", "properties": {}}}
+    return {
+        "name": name,
+        "description": "x",
+        "parameters": parameters or {"type": "object", "properties": {}},
+    }
 
 
 def _refused(source, *words, **kwargs) -> SpecError:
@@ -79,7 +83,11 @@ def test_yaml_alias_bomb_fails_fast(tmp_path):
 
 
 def test_recursive_yaml_anchor(tmp_path):
-    path = _write(tmp_path, "loop.yaml", "tools:\n  - &t {name: get_x, parameters: {type: object, properties: {a: *t}}}\n")
+    path = _write(
+        tmp_path,
+        "loop.yaml",
+        "tools:\n  - &t {name: get_x, parameters: {type: object, properties: {a: *t}}}\n",
+    )
     _refused(path, str(path), "refers to itself")
 
 
@@ -94,30 +102,49 @@ def test_json_nested_3000_deep(tmp_path):
 
 
 def test_json_with_a_huge_integer(tmp_path):
-    tool = json.dumps(_tool()).replace('"properties": {}', '"properties": {}, "maxProperties": ' + "9" * 5000)
+    tool = json.dumps(_tool()).replace(
+        '"properties": {}', '"properties": {}, "maxProperties": ' + "9" * 5000
+    )
     path = _write(tmp_path, "big.json", '{"tools": [' + tool + "]}")
     _refused(path, str(path), "more than 100 digits")
 
 
 def test_yaml_integer_property_keys_name_the_tool(tmp_path):
-    path = _write(tmp_path, "keys.yaml", "tools:\n  - name: get_x\n    parameters:\n      type: object\n"
-                                         "      properties:\n        1: {type: string}\n")
-    error = _refused(path, str(path), "tool 'get_x'", "$.parameters.properties", "not a string", "quote it")
+    path = _write(
+        tmp_path,
+        "keys.yaml",
+        "tools:\n  - name: get_x\n    parameters:\n      type: object\n"
+        "      properties:\n        1: {type: string}\n",
+    )
+    error = _refused(
+        path, str(path), "tool 'get_x'", "$.parameters.properties", "not a string", "quote it"
+    )
     assert error.tool == "get_x"
 
 
 def test_yaml_boolean_key_and_date_value(tmp_path):
-    path = _write(tmp_path, "odd.yaml", "tools:\n  - name: get_x\n    parameters:\n      type: object\n"
-                                        "      properties:\n        on: {type: string}\n")
+    path = _write(
+        tmp_path,
+        "odd.yaml",
+        "tools:\n  - name: get_x\n    parameters:\n      type: object\n"
+        "      properties:\n        on: {type: string}\n",
+    )
     _refused(path, "tool 'get_x'", "not a string (bool)")
-    path = _write(tmp_path, "date.yaml", "tools:\n  - name: get_x\n    parameters:\n      type: object\n"
-                                         "      properties:\n        d: {type: string, default: 2024-01-01}\n")
+    path = _write(
+        tmp_path,
+        "date.yaml",
+        "tools:\n  - name: get_x\n    parameters:\n      type: object\n"
+        "      properties:\n        d: {type: string, default: 2024-01-01}\n",
+    )
     _refused(path, "tool 'get_x'", "$.parameters.properties.d.default", "holds a date")
 
 
 def test_integer_keys_in_an_inline_spec():
-    _refused({"tools": [_tool(parameters={"type": "object", "properties": {1: {"type": "string"}}})]},
-             "tool 'get_thing'", "not a string (int)")
+    _refused(
+        {"tools": [_tool(parameters={"type": "object", "properties": {1: {"type": "string"}}})]},
+        "tool 'get_thing'",
+        "not a string (int)",
+    )
     _refused({1: "x", "tools": [_tool()]}, "spec key is not a string")
 
 
@@ -165,15 +192,21 @@ def test_size_cap_is_checked_before_reading(tmp_path):
 
 def test_encodings_from_a_byte_order_mark(tmp_path):
     body = json.dumps({"tools": [_tool()], "system_prompt": "Héllo. Never guess."})
-    for name, data in (("utf8bom.json", b"\xef\xbb\xbf" + body.encode()),
-                       ("utf16.json", body.encode("utf-16")),
-                       ("utf32.json", body.encode("utf-32"))):
+    for name, data in (
+        ("utf8bom.json", b"\xef\xbb\xbf" + body.encode()),
+        ("utf16.json", body.encode("utf-16")),
+        ("utf32.json", body.encode("utf-32")),
+    ):
         spec = wenv.load_spec(_write(tmp_path, name, data))
         assert spec.system_prompt.startswith("Héllo")
 
 
 def test_bad_encodings_are_named(tmp_path):
-    latin1 = _write(tmp_path, "latin1.json", json.dumps({"tools": [_tool()], "system_prompt": "x"}).replace("x", "é").encode("latin-1"))
+    latin1 = _write(
+        tmp_path,
+        "latin1.json",
+        json.dumps({"tools": [_tool()], "system_prompt": "x"}).replace("x", "é").encode("latin-1"),
+    )
     _refused(latin1, str(latin1), "not valid UTF-8", "0xe9")
     no_bom = _write(tmp_path, "nobom.json", json.dumps({"tools": [_tool()]}).encode("utf-16-le"))
     _refused(no_bom, str(no_bom), "UTF-16 without a byte-order mark")
@@ -192,17 +225,31 @@ def test_rubric_next_to_a_spec_is_read_safely(tmp_path):
 
 
 def test_ref_cycle_is_refused_naming_the_path():
-    params = {"type": "object", "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}},
-              "properties": {"x": {"$ref": "#/$defs/a"}}}
-    error = _refused({"tools": [_tool(parameters=params)]}, "tool 'get_thing'", "$ref cycle",
-                     "$.parameters.$defs.a -> $.parameters.$defs.b")
+    params = {
+        "type": "object",
+        "$defs": {"a": {"$ref": "#/$defs/b"}, "b": {"allOf": [{"$ref": "#/$defs/a"}]}},
+        "properties": {"x": {"$ref": "#/$defs/a"}},
+    }
+    error = _refused(
+        {"tools": [_tool(parameters=params)]},
+        "tool 'get_thing'",
+        "$ref cycle",
+        "$.parameters.$defs.a -> $.parameters.$defs.b",
+    )
     assert error.path
 
 
 def test_recursive_schemas_that_descend_still_load():
-    tree = {"type": "object", "$defs": {"node": {"type": "object", "properties": {
-        "children": {"type": "array", "items": {"$ref": "#/$defs/node"}}}}},
-        "properties": {"root": {"$ref": "#/$defs/node"}, "next": {"$ref": "#"}}}
+    tree = {
+        "type": "object",
+        "$defs": {
+            "node": {
+                "type": "object",
+                "properties": {"children": {"type": "array", "items": {"$ref": "#/$defs/node"}}},
+            }
+        },
+        "properties": {"root": {"$ref": "#/$defs/node"}, "next": {"$ref": "#"}},
+    }
     spec = wenv.load_spec(tools=[_tool(parameters=tree)])
     assert spec.tools[0].name == "get_thing"
 
@@ -222,11 +269,17 @@ def test_example_specs_keep_their_scenario_ids():
 
 def test_huge_enum_is_refused():
     values = [f"v{i}" for i in range(MAX_ENUM + 1)]
-    _refused({"tools": [_tool(parameters={"type": "object", "properties": {"c": {"enum": values}}})]},
-             "tool 'get_thing'", "$.parameters.properties.c.enum", "10,001 values")
+    _refused(
+        {"tools": [_tool(parameters={"type": "object", "properties": {"c": {"enum": values}}})]},
+        "tool 'get_thing'",
+        "$.parameters.properties.c.enum",
+        "10,001 values",
+    )
 
 
-@pytest.mark.parametrize("pattern", ["^(a+)+$", r"^(\w+\s?)*$", "(a|aa)*b", r"^(\w+|\d+)+$", "(x+x+)+y"])
+@pytest.mark.parametrize(
+    "pattern", ["^(a+)+$", r"^(\w+\s?)*$", "(a|aa)*b", r"^(\w+|\d+)+$", "(x+x+)+y"]
+)
 def test_catastrophic_patterns_load_with_a_warning(pattern):
     params = {"type": "object", "properties": {"code": {"type": "string", "pattern": pattern}}}
     with warnings.catch_warnings(record=True) as caught:
@@ -238,20 +291,40 @@ def test_catastrophic_patterns_load_with_a_warning(pattern):
     assert [w.category for w in caught] == [SpecWarning]
 
 
-@pytest.mark.parametrize("pattern", ["^[A-Z]{3}$", r"^\+?[0-9 ()-]{6,20}$", r"(\d{1,3}\.){3}\d{1,3}",
-                                     r"^([a-z]+-)*[a-z]+$", "(a|ab)*c", r"^(?=.*\d).{8,}$", r"[a-z]+@[a-z]+\.com"])
+@pytest.mark.parametrize(
+    "pattern",
+    [
+        "^[A-Z]{3}$",
+        r"^\+?[0-9 ()-]{6,20}$",
+        r"(\d{1,3}\.){3}\d{1,3}",
+        r"^([a-z]+-)*[a-z]+$",
+        "(a|ab)*c",
+        r"^(?=.*\d).{8,}$",
+        r"[a-z]+@[a-z]+\.com",
+    ],
+)
 def test_ordinary_patterns_raise_no_warning(pattern):
     assert pattern_risk(pattern) is None
 
 
 def test_a_risky_pattern_without_a_linear_matcher_is_refused():
-    params = {"type": "object", "properties": {"code": {"type": "string", "pattern": r"^((a+)\2)+$"}}}
-    _refused({"tools": [_tool(parameters=params)]}, "$.parameters.properties.code.pattern", "back-reference")
+    params = {
+        "type": "object",
+        "properties": {"code": {"type": "string", "pattern": r"^((a+)\2)+$"}},
+    }
+    _refused(
+        {"tools": [_tool(parameters=params)]},
+        "$.parameters.properties.code.pattern",
+        "back-reference",
+    )
 
 
 def test_argument_validation_is_linear_on_catastrophic_patterns():
-    params = {"type": "object", "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}},
-              "required": ["code"]}
+    params = {
+        "type": "object",
+        "properties": {"code": {"type": "string", "pattern": "^(a+)+$"}},
+        "required": ["code"],
+    }
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         spec = wenv.load_spec(tools=[_tool(parameters=params)])
@@ -260,14 +333,31 @@ def test_argument_validation_is_linear_on_catastrophic_patterns():
         start = time.perf_counter()
         result = episode.call_tool("get_thing", {"code": "a" * size + "!"})
         assert time.perf_counter() - start < 0.5
-        assert result["error"]["code"] == "rejected" and "does not match the pattern" in result["error"]["message"]
+        assert (
+            result["error"]["code"] == "rejected"
+            and "does not match the pattern" in result["error"]["message"]
+        )
 
 
 def test_check_spec_on_500_tools_is_fast(tmp_path):
-    tools = [{"type": "function", "function": {"name": f"{v}_item_{i}", "description": f"{v} an item.",
-              "parameters": {"type": "object", "properties": {"item_id": {"type": "string"}}, "required": ["item_id"]}}}
-             for i, v in enumerate(["get", "update", "delete", "list", "create"] * 100)]
-    prompt = "You help.\n\n- Always look an item up first.\n- Never delete twice.\n- Confirm the owner."
+    tools = [
+        {
+            "type": "function",
+            "function": {
+                "name": f"{v}_item_{i}",
+                "description": f"{v} an item.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"item_id": {"type": "string"}},
+                    "required": ["item_id"],
+                },
+            },
+        }
+        for i, v in enumerate(["get", "update", "delete", "list", "create"] * 100)
+    ]
+    prompt = (
+        "You help.\n\n- Always look an item up first.\n- Never delete twice.\n- Confirm the owner."
+    )
     spec = wenv.load_spec({"tools": tools, "system_prompt": prompt})
     start = time.process_time()
     grid = build_grid(spec)
@@ -279,24 +369,54 @@ def test_check_spec_on_500_tools_is_fast(tmp_path):
 # ---------------------------------------------------------------------------------------------
 # The linear matcher agrees with re (differential, fixed seed)
 
-ATOMS = st.sampled_from(["a", "b", ".", r"\d", r"\w", r"\s", "[a-c]", "[^a]", "A", "é", r"\W", "\n", "^", "$",
-                         r"\b", r"\B", r"\Z"])
+ATOMS = st.sampled_from(
+    [
+        "a",
+        "b",
+        ".",
+        r"\d",
+        r"\w",
+        r"\s",
+        "[a-c]",
+        "[^a]",
+        "A",
+        "é",
+        r"\W",
+        "\n",
+        "^",
+        "$",
+        r"\b",
+        r"\B",
+        r"\Z",
+    ]
+)
 
 
 def _pattern(tree) -> str:
     return tree if isinstance(tree, str) else tree[0].join(_pattern(t) for t in tree[1:])
 
 
-PATTERNS = st.recursive(ATOMS, lambda kids: st.one_of(
-    st.tuples(st.just(""), kids, kids),
-    st.builds(lambda a, b: f"({a}|{b})", kids, kids),
-    st.builds(lambda a, q: f"(?:{a}){q}", kids, st.sampled_from(["*", "+", "?", "{2}", "{1,3}", "*?"])),
-), max_leaves=6).map(_pattern)
+PATTERNS = st.recursive(
+    ATOMS,
+    lambda kids: st.one_of(
+        st.tuples(st.just(""), kids, kids),
+        st.builds(lambda a, b: f"({a}|{b})", kids, kids),
+        st.builds(
+            lambda a, q: f"(?:{a}){q}", kids, st.sampled_from(["*", "+", "?", "{2}", "{1,3}", "*?"])
+        ),
+    ),
+    max_leaves=6,
+).map(_pattern)
 
 
-@settings(derandomize=True, max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(st.sampled_from(["", "(?i)", "(?m)", "(?s)", "(?a)"]), PATTERNS,
-       st.lists(st.text(alphabet="abAé1 \n._K\u212a", max_size=20), min_size=1, max_size=4))
+@settings(
+    derandomize=True, max_examples=300, deadline=None, suppress_health_check=list(HealthCheck)
+)
+@given(
+    st.sampled_from(["", "(?i)", "(?m)", "(?s)", "(?a)"]),
+    PATTERNS,
+    st.lists(st.text(alphabet="abAé1 \n._K\u212a", max_size=20), min_size=1, max_size=4),
+)
 def test_linear_matcher_agrees_with_re(flags, pattern, texts):
     """The automaton itself (not the short-text shortcut through re) against re, on short texts
     (re is the reference here, and may be exponential on longer ones)."""
@@ -315,32 +435,72 @@ def test_linear_matcher_agrees_with_re(flags, pattern, texts):
 # Fuzz: any spec-shaped junk loads or is a SpecError (fixed seed, bounded)
 
 JUNK = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8) | st.binary(max_size=4),
-    lambda kids: st.lists(kids, max_size=3) | st.dictionaries(st.text(max_size=6) | st.integers(), kids, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats()
+    | st.text(max_size=8)
+    | st.binary(max_size=4),
+    lambda kids: (
+        st.lists(kids, max_size=3)
+        | st.dictionaries(st.text(max_size=6) | st.integers(), kids, max_size=3)
+    ),
     max_leaves=6,
 )
-SCHEMA_KEYS = st.sampled_from(["type", "properties", "required", "items", "$ref", "$defs", "enum", "pattern",
-                               "anyOf", "allOf", "not", "additionalProperties", "minimum", "format", "const"])
+SCHEMA_KEYS = st.sampled_from(
+    [
+        "type",
+        "properties",
+        "required",
+        "items",
+        "$ref",
+        "$defs",
+        "enum",
+        "pattern",
+        "anyOf",
+        "allOf",
+        "not",
+        "additionalProperties",
+        "minimum",
+        "format",
+        "const",
+    ]
+)
 SCHEMAS = st.recursive(
-    st.fixed_dictionaries({}, optional={"type": st.sampled_from(["object", "string", "integer", "array", 5]),
-                                        "pattern": st.sampled_from(["^a+$", "^(a+)+$", "(", r"\d{2}"]),
-                                        "$ref": st.sampled_from(["#", "#/$defs/a", "#/nope", "http://x"])}),
+    st.fixed_dictionaries(
+        {},
+        optional={
+            "type": st.sampled_from(["object", "string", "integer", "array", 5]),
+            "pattern": st.sampled_from(["^a+$", "^(a+)+$", "(", r"\d{2}"]),
+            "$ref": st.sampled_from(["#", "#/$defs/a", "#/nope", "http://x"]),
+        },
+    ),
     lambda kids: st.dictionaries(SCHEMA_KEYS, kids | JUNK, max_size=3),
     max_leaves=8,
 )
 TOOLS = st.fixed_dictionaries(
-    {"name": st.sampled_from(["get_order", "cancel_order", "unrelated", "", "bad name", 5]) | st.text(max_size=10)},
+    {
+        "name": st.sampled_from(["get_order", "cancel_order", "unrelated", "", "bad name", 5])
+        | st.text(max_size=10)
+    },
     optional={"parameters": SCHEMAS | JUNK, "description": JUNK, "kind": JUNK, "strict": JUNK},
 )
 SPECS = st.one_of(
-    st.fixed_dictionaries({"tools": st.lists(TOOLS | JUNK, max_size=3)},
-                          optional={"system_prompt": JUNK, "kinds": JUNK, "rubric": JUNK, "name": JUNK}),
+    st.fixed_dictionaries(
+        {"tools": st.lists(TOOLS | JUNK, max_size=3)},
+        optional={"system_prompt": JUNK, "kinds": JUNK, "rubric": JUNK, "name": JUNK},
+    ),
     JUNK,
 )
 
 
-@settings(derandomize=True, max_examples=200, deadline=None, suppress_health_check=list(HealthCheck),
-          phases=[Phase.explicit, Phase.generate])
+@settings(
+    derandomize=True,
+    max_examples=200,
+    deadline=None,
+    suppress_health_check=list(HealthCheck),
+    phases=[Phase.explicit, Phase.generate],
+)
 @given(SPECS)
 def test_fuzz_spec_loads_or_is_a_spec_error(source):
     start = time.perf_counter()

@@ -13,7 +13,9 @@ from whileai_env.serving.chat_server import Script, sequence
 class ChatServer(_served.ChatServer):
     """:class:`whileai_env.serving.chat_server.ChatServer` with ``streaming=False`` by default."""
 
-    def __init__(self, script: Script, *, model: str = "test-model", streaming: bool = False, **kwargs: Any) -> None:
+    def __init__(
+        self, script: Script, *, model: str = "test-model", streaming: bool = False, **kwargs: Any
+    ) -> None:
         super().__init__(script, model=model, streaming=streaming, **kwargs)
 
 

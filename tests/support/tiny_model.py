@@ -17,7 +17,7 @@ _CORPUS = [
     "<|im_start|>system\nYou are a support agent.<|im_end|>\n",
     "<|im_start|>user\nCan you check order 4412 for me?<|im_end|>\n",
     '<tool_call>\n{"name": "get_order", "arguments": {"order_id": "4412"}}\n</tool_call>',
-    "<tool_response>\n{\"status\": \"ok\", \"result\": {\"order_id\": \"4412\"}}\n</tool_response>",
+    '<tool_response>\n{"status": "ok", "result": {"order_id": "4412"}}\n</tool_response>',
     "Your order has shipped and should arrive on Friday.",
 ]
 
@@ -32,16 +32,33 @@ def build_tiny_model(path: str | Path, *, seed: int = 0, vocab_size: int = 400) 
     raw = Tokenizer(models.BPE())
     raw.pre_tokenizer = pre_tokenizers.ByteLevel(add_prefix_space=False)
     raw.decoder = decoders.ByteLevel()
-    trainer = trainers.BpeTrainer(vocab_size=vocab_size, special_tokens=SPECIAL_TOKENS,
-                                  initial_alphabet=pre_tokenizers.ByteLevel.alphabet(), show_progress=False)
+    trainer = trainers.BpeTrainer(
+        vocab_size=vocab_size,
+        special_tokens=SPECIAL_TOKENS,
+        initial_alphabet=pre_tokenizers.ByteLevel.alphabet(),
+        show_progress=False,
+    )
     raw.train_from_iterator(_CORPUS * 4, trainer=trainer)
-    tokenizer = PreTrainedTokenizerFast(tokenizer_object=raw, eos_token="<|endoftext|>",
-                                        pad_token="<|endoftext|>", additional_special_tokens=SPECIAL_TOKENS[1:])
+    tokenizer = PreTrainedTokenizerFast(
+        tokenizer_object=raw,
+        eos_token="<|endoftext|>",
+        pad_token="<|endoftext|>",
+        additional_special_tokens=SPECIAL_TOKENS[1:],
+    )
     torch.manual_seed(seed)
-    config = Qwen2Config(vocab_size=len(tokenizer), hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                         num_attention_heads=4, num_key_value_heads=2, max_position_embeddings=2048,
-                         eos_token_id=tokenizer.eos_token_id, pad_token_id=tokenizer.pad_token_id,
-                         bos_token_id=None, tie_word_embeddings=True)
+    config = Qwen2Config(
+        vocab_size=len(tokenizer),
+        hidden_size=64,
+        intermediate_size=128,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=2048,
+        eos_token_id=tokenizer.eos_token_id,
+        pad_token_id=tokenizer.pad_token_id,
+        bos_token_id=None,
+        tie_word_embeddings=True,
+    )
     model = Qwen2ForCausalLM(config)
     tokenizer.save_pretrained(path)
     model.save_pretrained(path)

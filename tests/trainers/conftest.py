@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-pytest.importorskip("trl", reason="the train extra (torch, transformers, trl, peft) is not installed")
+pytest.importorskip(
+    "trl", reason="the train extra (torch, transformers, trl, peft) is not installed"
+)
 
 from tests.conftest import SPECS_DIR
 

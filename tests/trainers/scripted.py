@@ -47,7 +47,9 @@ def model_text(turn: Mapping[str, Any], asks: bool) -> str:
         blocks = []
         for call in turn["tool_calls"]:
             fn = call["function"]
-            args = json.loads(fn["arguments"]) if isinstance(fn["arguments"], str) else fn["arguments"]
+            args = (
+                json.loads(fn["arguments"]) if isinstance(fn["arguments"], str) else fn["arguments"]
+            )
             blocks.append(json.dumps({"name": fn["name"], "arguments": args}, ensure_ascii=False))
         return "\n".join(f"<tool_call>\n{b}\n</tool_call>" for b in blocks)
     if asks:
@@ -64,9 +66,13 @@ class ScriptedGeneration:
     serves the rollouts still calling tools, in order, their next turn.
     """
 
-    def __init__(self, scripts: Mapping[str, Sequence[Script]], openers: Mapping[str, str], tokenizer: Any) -> None:
+    def __init__(
+        self, scripts: Mapping[str, Sequence[Script]], openers: Mapping[str, str], tokenizer: Any
+    ) -> None:
         self.scripts, self.openers, self.tokenizer = scripts, openers, tokenizer
-        self.live: list[list[Any]] = []  # [task_id, variant, next turn index] of rollouts in the tool loop
+        self.live: list[
+            list[Any]
+        ] = []  # [task_id, variant, next turn index] of rollouts in the tool loop
         self.calls = 0
 
     def __call__(self, prompt_ids: Sequence[Sequence[int]]) -> list[list[int]]:
@@ -74,7 +80,9 @@ class ScriptedGeneration:
         if not self.live:
             self.live = self._start(prompt_ids)
         if len(self.live) != len(prompt_ids):
-            raise AssertionError(f"{len(prompt_ids)} prompts for {len(self.live)} live scripted rollouts")
+            raise AssertionError(
+                f"{len(prompt_ids)} prompts for {len(self.live)} live scripted rollouts"
+            )
         out, still = [], []
         for rollout in self.live:
             task_id, variant, at = rollout

@@ -27,12 +27,17 @@ def _loadable(paths: list) -> list:
     return out
 
 
-SPECS = _loadable(sorted(p for p in SPECS_DIR.glob("*") if p.suffix in (".json", ".yaml")) + corpus_specs())
+SPECS = _loadable(
+    sorted(p for p in SPECS_DIR.glob("*") if p.suffix in (".json", ".yaml")) + corpus_specs()
+)
 
 
 def _methods(env_class: type) -> dict:
-    return {n: f for n, f in inspect.getmembers(env_class, inspect.isfunction)
-            if n not in ("reset", "get_reward") and not n.startswith("_")}
+    return {
+        n: f
+        for n, f in inspect.getmembers(env_class, inspect.isfunction)
+        if n not in ("reset", "get_reward") and not n.startswith("_")
+    }
 
 
 @pytest.mark.parametrize("path", SPECS, ids=lambda p: p.stem)
@@ -46,23 +51,48 @@ def test_every_tool_reads_back_with_its_names_types_and_required(path) -> None:
         tool = spec.tool(tool_name)
         back = get_json_schema(getattr(instance, method_name))["function"]["parameters"]
         assert len(back["properties"]) == len(tool.properties), tool_name
-        assert len(back.get("required", [])) == len([r for r in tool.required if r in tool.properties])
-        for (schema_name, schema), (py_name, read) in zip(_ordered(tool), back["properties"].items(), strict=True):
+        assert len(back.get("required", [])) == len(
+            [r for r in tool.required if r in tool.properties]
+        )
+        for (schema_name, schema), (py_name, read) in zip(
+            _ordered(tool), back["properties"].items(), strict=True
+        ):
             assert read["description"], (tool_name, py_name)
-            if isinstance(schema, dict) and isinstance(schema.get("type"), str) and "enum" not in schema:
+            if (
+                isinstance(schema, dict)
+                and isinstance(schema.get("type"), str)
+                and "enum" not in schema
+            ):
                 assert read.get("type") == schema["type"], (tool_name, schema_name, read)
             if isinstance(schema, dict) and isinstance(schema.get("enum"), list) and schema["enum"]:
-                assert read.get("enum") == list(dict.fromkeys(schema["enum"])), (tool_name, schema_name)
+                assert read.get("enum") == list(dict.fromkeys(schema["enum"])), (
+                    tool_name,
+                    schema_name,
+                )
 
 
 def _ordered(tool) -> list:
     required = [k for k in tool.required if k in tool.properties]
-    return [(k, tool.properties[k]) for k in required + [k for k in tool.properties if k not in required]]
+    return [
+        (k, tool.properties[k])
+        for k in required + [k for k in tool.properties if k not in required]
+    ]
 
 
 def test_a_dashed_tool_is_a_method_whose_call_reaches_the_spec_tool() -> None:
-    spec = wenv.load_spec(tools=[{"name": "get-order", "description": "Look up an order.", "parameters": {
-        "type": "object", "properties": {"order-id": {"type": "string"}}, "required": ["order-id"]}}])
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get-order",
+                "description": "Look up an order.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"order-id": {"type": "string"}},
+                    "required": ["order-id"],
+                },
+            }
+        ]
+    )
     env_class = environment_factory(spec)
     env = env_class()
     task = wenv.draw_tasks(spec, 1, seed=0)[0]
@@ -74,16 +104,34 @@ def test_a_dashed_tool_is_a_method_whose_call_reaches_the_spec_tool() -> None:
 
 
 def test_constraints_a_hint_cannot_carry_are_written_in_the_description() -> None:
-    spec = wenv.load_spec(tools=[{"name": "book", "description": "Book a slot.", "parameters": {
-        "type": "object", "properties": {
-            "day": {"type": "string", "format": "date", "description": "The day."},
-            "seats": {"type": "integer", "minimum": 1, "maximum": 8},
-            "where": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]}},
-        "required": ["day"]}}])
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "book",
+                "description": "Book a slot.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "day": {"type": "string", "format": "date", "description": "The day."},
+                        "seats": {"type": "integer", "minimum": 1, "maximum": 8},
+                        "where": {
+                            "type": "object",
+                            "properties": {"city": {"type": "string"}},
+                            "required": ["city"],
+                        },
+                    },
+                    "required": ["day"],
+                },
+            }
+        ]
+    )
     env = environment_factory(spec)()
     props = get_json_schema(env.book)["function"]["parameters"]["properties"]
     assert "format date" in props["day"]["description"]
-    assert "at least 1" in props["seats"]["description"] and "at most 8" in props["seats"]["description"]
+    assert (
+        "at least 1" in props["seats"]["description"]
+        and "at most 8" in props["seats"]["description"]
+    )
     assert props["where"]["type"] == "object" and "city" in props["where"]["description"]
 
 
@@ -93,7 +141,9 @@ def test_after_the_episode_ends_tools_and_questions_do_nothing() -> None:
     task = wenv.draw_tasks(spec, 1, seed=0)[0]
     env.reset(info=json.dumps(task.public_dict()))
     episode = finish_rollout(env, [{"role": "assistant", "content": "All done."}])
-    assert episode.done and episode.stop_reason == "agent_done" and episode.final_text == "All done."
+    assert (
+        episode.done and episode.stop_reason == "agent_done" and episode.final_text == "All done."
+    )
     assert env.ask_user("Anything else?") == ENDED
     assert env.get_order(order_id="1") == ENDED
     assert not episode.world.ledger
@@ -104,8 +154,11 @@ def test_after_the_episode_ends_tools_and_questions_do_nothing() -> None:
 def test_a_question_without_a_question_mark_is_still_asked() -> None:
     spec = wenv.load_spec(SPECS_DIR / "order-support.json")
     env = environment_factory(spec)()
-    task = next(t for t in wenv.draw_tasks(spec, 40, mode="rl", seed=3)
-                if t.privileged.hidden_state.get("withheld"))
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 40, mode="rl", seed=3)
+        if t.privileged.hidden_state.get("withheld")
+    )
     env.reset(info=json.dumps(task.public_dict()))
     reply = env.ask_user("Please give me the order number")
     assert not env.episode.done and reply.strip()

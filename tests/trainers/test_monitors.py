@@ -29,16 +29,23 @@ class ClimbingSampler:
 
     def __call__(self, trainer, holdout, k):
         self.calls += 1
-        return [{"prompt": [{"role": "user", "content": h["q"]}],
-                 "completion": [{"role": "assistant", "content": "Done" + "!" * self.calls}]}
-                for h in holdout for _ in range(k)]
+        return [
+            {
+                "prompt": [{"role": "user", "content": h["q"]}],
+                "completion": [{"role": "assistant", "content": "Done" + "!" * self.calls}],
+            }
+            for h in holdout
+            for _ in range(k)
+        ]
 
 
 HOLDOUT = [{"q": f"question {i}"} for i in range(4)]
 
 
 def test_divergence_fires_when_the_proxy_climbs_and_gold_stays_flat() -> None:
-    monitor = HackMonitor(holdout=HOLDOUT, gold=_gold, every=1, k=2, window=3, sampler=ClimbingSampler())
+    monitor = HackMonitor(
+        holdout=HOLDOUT, gold=_gold, every=1, k=2, window=3, sampler=ClimbingSampler()
+    )
     monitor.wrap(_proxy)
     assert monitor.check(1) == [] and monitor.check(2) == []
     fired = monitor.check(3)
@@ -47,8 +54,13 @@ def test_divergence_fires_when_the_proxy_climbs_and_gold_stays_flat() -> None:
 
 
 def test_no_divergence_when_gold_rises_with_the_proxy() -> None:
-    monitor = HackMonitor(holdout=HOLDOUT, gold=lambda row: row["final_text"].count("!") / 5, every=1, k=2,
-                          sampler=ClimbingSampler())
+    monitor = HackMonitor(
+        holdout=HOLDOUT,
+        gold=lambda row: row["final_text"].count("!") / 5,
+        every=1,
+        k=2,
+        sampler=ClimbingSampler(),
+    )
     monitor.wrap(_proxy)
     fired = [a["alarm"] for step in (1, 2, 3) for a in monitor.check(step)]
     assert "divergence" not in fired
@@ -56,7 +68,18 @@ def test_no_divergence_when_gold_rises_with_the_proxy() -> None:
 
 def test_the_feature_scan_flags_rewards_without_the_endorsed_call() -> None:
     bare = [([{"role": "assistant", "content": "Refunded!"}], 1.0)] * 10
-    backed = [([{"role": "assistant", "content": "", "tool_calls": [{"function": {"name": "refund"}}]}], 1.0)] * 10
+    backed = [
+        (
+            [
+                {
+                    "role": "assistant",
+                    "content": "",
+                    "tool_calls": [{"function": {"name": "refund"}}],
+                }
+            ],
+            1.0,
+        )
+    ] * 10
     assert hack_scan(bare, ["tool:refund"])["verdict"] == "reward_hack"
     assert hack_scan(backed, ["tool:refund"])["verdict"] == "clean"
 
@@ -68,18 +91,44 @@ def test_drift_fires_past_the_kl_budget() -> None:
     assert [a["alarm"] for a in monitor.check(1)] == ["drift"]
 
 
-def test_a_monitor_told_to_stop_ends_training_and_the_run_is_stopped(tiny_model: str, tmp_path) -> None:
+def test_a_monitor_told_to_stop_ends_training_and_the_run_is_stopped(
+    tiny_model: str, tmp_path
+) -> None:
     from datasets import Dataset
     from trl import SFTConfig, SFTTrainer
 
     run = RunLogger(tmp_path / "run", config={"what": "monitor test"})
-    monitor = HackMonitor(run, holdout=HOLDOUT, gold=_gold, every=1, k=2, stop_on="divergence",
-                          sampler=ClimbingSampler())
+    monitor = HackMonitor(
+        run,
+        holdout=HOLDOUT,
+        gold=_gold,
+        every=1,
+        k=2,
+        stop_on="divergence",
+        sampler=ClimbingSampler(),
+    )
     monitor.wrap(_proxy)
-    data = Dataset.from_list([{"messages": [{"role": "user", "content": f"hi {i}"},
-                                            {"role": "assistant", "content": "hello"}]} for i in range(8)])
-    args = SFTConfig(output_dir=str(tmp_path / "out"), use_cpu=True, max_steps=10, per_device_train_batch_size=2,
-                     logging_steps=1, report_to="none", save_strategy="no", bf16=False)
+    data = Dataset.from_list(
+        [
+            {
+                "messages": [
+                    {"role": "user", "content": f"hi {i}"},
+                    {"role": "assistant", "content": "hello"},
+                ]
+            }
+            for i in range(8)
+        ]
+    )
+    args = SFTConfig(
+        output_dir=str(tmp_path / "out"),
+        use_cpu=True,
+        max_steps=10,
+        per_device_train_batch_size=2,
+        logging_steps=1,
+        report_to="none",
+        save_strategy="no",
+        bf16=False,
+    )
     trainer = SFTTrainer(model=tiny_model, args=args, train_dataset=data, callbacks=[monitor, run])
     trainer.train()
     assert trainer.state.global_step == 3
@@ -100,13 +149,18 @@ def test_holdout_verdict_reads_a_paired_interval() -> None:
     noisy_b, noisy_a = [0, 1] * 20, [1, 0] * 20
     record = holdout_verdict(noisy_b, noisy_a)
     assert record["verdict"] == "About the same" and record["ci95"][0] < 0 < record["ci95"][1]
-    assert holdout_verdict([2.0, 2.1, 1.9, 2.0], [1.0, 1.1, 0.9, 1.0], metric="loss")["verdict"] == "Better"
+    assert (
+        holdout_verdict([2.0, 2.1, 1.9, 2.0], [1.0, 1.1, 0.9, 1.0], metric="loss")["verdict"]
+        == "Better"
+    )
 
 
 def test_holdout_pairs_graded_rows_by_task(tmp_path) -> None:
     run = RunLogger(tmp_path)
     before = [{"task_id": f"t{i}", "reward": 0.0} for i in range(10)]
-    after = [{"task_id": f"t{i}", "reward": 1.0} for i in range(10)] + [{"task_id": "new", "reward": 0.0}]
+    after = [{"task_id": f"t{i}", "reward": 1.0} for i in range(10)] + [
+        {"task_id": "new", "reward": 0.0}
+    ]
     record = run.holdout(before, after)
     assert record["tasks"] == 10 and record["verdict"] == "Better"
     assert json.loads((tmp_path / "summary.json").read_text())["holdout"]["verdict"] == "Better"

@@ -26,8 +26,13 @@ def test_every_config_parses_into_its_programs_arguments(path: Path, tmp_path: P
 
     config_class = _config_class(path)
     try:
-        env, _args, model = parse(config_class, ["--config", str(path), "--output_dir", str(tmp_path)])
-    except (ImportError, ValueError) as exc:  # a GPU config asks for bf16 or vLLM this machine lacks
+        env, _args, model = parse(
+            config_class, ["--config", str(path), "--output_dir", str(tmp_path)]
+        )
+    except (
+        ImportError,
+        ValueError,
+    ) as exc:  # a GPU config asks for bf16 or vLLM this machine lacks
         assert "gpu" in path.name, exc
         return
     assert Path(ROOT / env.spec).exists()
@@ -35,8 +40,19 @@ def test_every_config_parses_into_its_programs_arguments(path: Path, tmp_path: P
 
 
 def _flags(config: str, tiny_model: str, tmp_path: Path, *extra: str) -> list[str]:
-    return ["--config", str(ROOT / "configs" / "train" / config), "--model_name_or_path", tiny_model,
-            "--run_dir", str(tmp_path / "run"), "--output_dir", str(tmp_path / "model"), "--spec", SPEC, *extra]
+    return [
+        "--config",
+        str(ROOT / "configs" / "train" / config),
+        "--model_name_or_path",
+        tiny_model,
+        "--run_dir",
+        str(tmp_path / "run"),
+        "--output_dir",
+        str(tmp_path / "model"),
+        "--spec",
+        SPEC,
+        *extra,
+    ]
 
 
 def test_sft_takes_two_steps_on_exported_rows(tiny_model: str, tmp_path: Path) -> None:
@@ -47,7 +63,9 @@ def test_sft_takes_two_steps_on_exported_rows(tiny_model: str, tmp_path: Path) -
     path = wenv.write_rows([wenv.export_row(r) for r in rows], tmp_path / "rows.jsonl")
     summary = main(_flags("sft-tiny-cpu.yaml", tiny_model, tmp_path, "--rows", str(path)))
     assert summary["status"] == "done"
-    metrics = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    metrics = [
+        json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()
+    ]
     assert [m["step"] for m in metrics if "loss" in m] == [1, 2]
 
 
@@ -56,6 +74,8 @@ def test_dpo_takes_two_steps_on_pairs_from_rollouts(tiny_model: str, tmp_path: P
 
     summary = main(_flags("dpo-tiny-cpu.yaml", tiny_model, tmp_path))
     assert summary["status"] == "done"
-    metrics = [json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()]
+    metrics = [
+        json.loads(line) for line in (tmp_path / "run" / "metrics.jsonl").read_text().splitlines()
+    ]
     assert [m["step"] for m in metrics if "loss" in m] == [1, 2]
     assert any("rewards/margins" in m for m in metrics)

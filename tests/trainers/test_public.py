@@ -14,7 +14,11 @@ def test_every_public_name_resolves() -> None:
 
 
 def test_import_trainers_stays_light() -> None:
-    code = ("import sys, trainers; heavy = [m for m in ('torch', 'trl', 'transformers', 'peft', 'datasets') "
-            "if m in sys.modules]; print(heavy); sys.exit(bool(heavy))")
-    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=False)
+    code = (
+        "import sys, trainers; heavy = [m for m in ('torch', 'trl', 'transformers', 'peft', 'datasets') "
+        "if m in sys.modules]; print(heavy); sys.exit(bool(heavy))"
+    )
+    result = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=False
+    )
     assert result.returncode == 0, result.stdout + result.stderr

@@ -22,12 +22,19 @@ def test_a_replayed_tool_face_completion_earns_simulates_reward() -> None:
     env_class = environment_factory(spec)
     reward = completion_reward(spec)
     faced = [tool_face(r["messages"], env_class) for r in rows]
-    opening = [next(i for i, m in enumerate(f) if m["role"] not in ("system", "user")) for f in faced]
+    opening = [
+        next(i for i, m in enumerate(f) if m["role"] not in ("system", "user")) for f in faced
+    ]
     columns = [task_row(spec, wenv.rebuild_task(r, spec)) for r in rows]
-    got = reward([f[i:] for f, i in zip(faced, opening, strict=True)],
-                 prompts=[c["prompt"] for c in columns], info=[c["info"] for c in columns])
+    got = reward(
+        [f[i:] for f, i in zip(faced, opening, strict=True)],
+        prompts=[c["prompt"] for c in columns],
+        info=[c["info"] for c in columns],
+    )
     assert got == [r["reward"] for r in rows]
-    assert any(sum(m["role"] == "user" for m in r["messages"]) > 1 for r in rows)  # an ask was replayed
+    assert any(
+        sum(m["role"] == "user" for m in r["messages"]) > 1 for r in rows
+    )  # an ask was replayed
 
 
 def test_judge_reward_grades_each_rollout_with_the_judge() -> None:
@@ -40,8 +47,13 @@ def test_judge_reward_grades_each_rollout_with_the_judge() -> None:
         envs.append(env)
     long_reply = judge_reward(lambda row: float(len(row["final_text"]) > 3), name="long_reply")
     assert long_reply.__name__ == "long_reply"
-    got = long_reply([[{"role": "assistant", "content": "ok"}], [{"role": "assistant", "content": "All sorted."}]],
-                     environments=envs)
+    got = long_reply(
+        [
+            [{"role": "assistant", "content": "ok"}],
+            [{"role": "assistant", "content": "All sorted."}],
+        ],
+        environments=envs,
+    )
     assert got == [0.0, 1.0]
 
 
@@ -54,8 +66,17 @@ def test_the_rollout_player_grades_a_model_in_the_environment(tiny_model: str) -
     spec = wenv.load_spec(SPEC)
     task = wenv.draw_tasks(spec, 1, mode="rl", seed=3)[0]
     model = AutoModelForCausalLM.from_pretrained(tiny_model)
-    rollouts = play(model, load_tokenizer(tiny_model), environment_factory(spec), [task_row(spec, task)], k=2,
-                    max_new_tokens=8, max_turns=2)
+    rollouts = play(
+        model,
+        load_tokenizer(tiny_model),
+        environment_factory(spec),
+        [task_row(spec, task)],
+        k=2,
+        max_new_tokens=8,
+        max_turns=2,
+    )
     assert len(rollouts) == 2 and all(r.environment.episode.done for r in rollouts)
     rows = rollout_rows(rollouts)
-    assert all(r["reward"] in (0.0, 1.0) for r in rows) and all(r["task_id"] == task.task_id for r in rows)
+    assert all(r["reward"] in (0.0, 1.0) for r in rows) and all(
+        r["task_id"] == task.task_id for r in rows
+    )

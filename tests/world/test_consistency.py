@@ -37,9 +37,15 @@ def test_mutating_a_result_does_not_change_the_world(world):
 
 
 def test_two_worlds_of_one_seed_agree_and_other_seeds_differ(order_tools_spec):
-    a = wenv.World(order_tools_spec, seed=3, options={"exists_share": 1.0}).call("get_order", {"order_id": "777001"})
-    b = wenv.World(order_tools_spec, seed=3, options={"exists_share": 1.0}).call("get_order", {"order_id": "777001"})
-    c = wenv.World(order_tools_spec, seed=4, options={"exists_share": 1.0}).call("get_order", {"order_id": "777001"})
+    a = wenv.World(order_tools_spec, seed=3, options={"exists_share": 1.0}).call(
+        "get_order", {"order_id": "777001"}
+    )
+    b = wenv.World(order_tools_spec, seed=3, options={"exists_share": 1.0}).call(
+        "get_order", {"order_id": "777001"}
+    )
+    c = wenv.World(order_tools_spec, seed=4, options={"exists_share": 1.0}).call(
+        "get_order", {"order_id": "777001"}
+    )
     assert a == b
     assert _without(a, "order_id") != _without(c, "order_id")
 
@@ -56,16 +62,22 @@ def test_a_list_agrees_with_reads_of_its_items(world):
 
 
 def test_a_filtered_list_only_holds_matching_items_and_a_write_moves_them(world):
-    listing = world.call("list_orders", {"customer_email": "lee.park@fastmail.net", "status": "processing"})
+    listing = world.call(
+        "list_orders", {"customer_email": "lee.park@fastmail.net", "status": "processing"}
+    )
     assert all(i["order_status"] == "processing" for i in listing["items"])
     gone = listing["items"][0]["order_id"]
     world.call("update_order", {"order_id": gone, "status": "shipped"})
-    again = world.call("list_orders", {"customer_email": "lee.park@fastmail.net", "status": "processing"})
+    again = world.call(
+        "list_orders", {"customer_email": "lee.park@fastmail.net", "status": "processing"}
+    )
     assert gone not in [i["order_id"] for i in again["items"]]
 
 
 def test_a_write_is_visible_to_a_later_read(world):
-    world.call("update_order", {"order_id": "48213", "status": "closed", "note": "called the customer"})
+    world.call(
+        "update_order", {"order_id": "48213", "status": "closed", "note": "called the customer"}
+    )
     record = world.call("get_order", {"order_id": "48213"})
     assert record["order_status"] == "closed"
     assert record["note"] == "called the customer"
@@ -78,7 +90,9 @@ def test_deletes_stick_and_creates_exist(world):
     assert world.call("delete_order", {"order_id": "48213"})["deleted"] is True
     assert world.call("get_order", {"order_id": "48213"})["error"]["code"] == "not_found"
     assert world.call("delete_order", {"order_id": "48213"})["error"]["code"] == "not_found"
-    created = world.call("create_order", {"customer_email": "ana.ruiz@fastmail.net", "note": "gift wrap"})
+    created = world.call(
+        "create_order", {"customer_email": "ana.ruiz@fastmail.net", "note": "gift wrap"}
+    )
     assert created["status"] == "ok"
     new_id = created["order_id"]
     record = world.call("get_order", {"order_id": new_id})
@@ -88,8 +102,14 @@ def test_deletes_stick_and_creates_exist(world):
 
 def test_created_ids_exist_even_where_nothing_else_does():
     tools = [
-        {"name": "create_note", "parameters": {"properties": {"text": {"type": "string"}}, "required": ["text"]}},
-        {"name": "get_note", "parameters": {"properties": {"note_id": {"type": "string"}}, "required": ["note_id"]}},
+        {
+            "name": "create_note",
+            "parameters": {"properties": {"text": {"type": "string"}}, "required": ["text"]},
+        },
+        {
+            "name": "get_note",
+            "parameters": {"properties": {"note_id": {"type": "string"}}, "required": ["note_id"]},
+        },
     ]
     world = wenv.World(tools, options={"exists_share": 0.0})
     assert world.call("get_note", {"note_id": "NOT-1234"})["error"]["code"] == "not_found"
@@ -113,12 +133,25 @@ def test_ids_a_record_hands_out_exist_and_link_both_ways():
     assert strict.call("get_user", {"user_id": "u_48213"})["status"] == "error"
     world2 = wenv.World(SPECS_DIR / "airline.yaml", seed=1, options={"exists_share": 1.0})
     world2.call("get_user", {"user_id": "u_48213"})
-    flight = world2.call("search_flights", {"origin": "SFO", "destination": "JFK", "departure_date": "2026-12-03"})
+    flight = world2.call(
+        "search_flights", {"origin": "SFO", "destination": "JFK", "departure_date": "2026-12-03"}
+    )
     assert flight["status"] == "ok"
-    assert all(i["origin"] == "SFO" and i["destination"] == "JFK" and i["date"] == "2026-12-03" for i in flight["items"])
-    booked = world2.call("book_flight", {"user_id": "u_48213", "flight_number": flight["items"][0]["flight_number"],
-                                         "departure_date": "2026-12-03", "cabin": "economy", "passenger_count": 1,
-                                         "payment_method_id": method})
+    assert all(
+        i["origin"] == "SFO" and i["destination"] == "JFK" and i["date"] == "2026-12-03"
+        for i in flight["items"]
+    )
+    booked = world2.call(
+        "book_flight",
+        {
+            "user_id": "u_48213",
+            "flight_number": flight["items"][0]["flight_number"],
+            "departure_date": "2026-12-03",
+            "cabin": "economy",
+            "passenger_count": 1,
+            "payment_method_id": method,
+        },
+    )
     assert booked["status"] == "ok", booked
     new_id = booked["reservation_id"]
     assert new_id in world2.call("get_user", {"user_id": "u_48213"})["reservation_ids"]
@@ -133,8 +166,15 @@ def test_two_tools_reading_one_account_agree_and_a_transfer_moves_the_balance():
     assert before["status"] == "ok" and isinstance(before["balance"], float)
     again = world.call("get_balance", {"account_id": "AC-5521"})
     assert _without(before, "as_of") == _without(again, "as_of")
-    moved = world.call("transfer_funds", {"from_account_id": "AC-5521", "to_account_id": "AC-7730", "amount": 25.0,
-                                          "currency": before["currency"]})
+    moved = world.call(
+        "transfer_funds",
+        {
+            "from_account_id": "AC-5521",
+            "to_account_id": "AC-7730",
+            "amount": 25.0,
+            "currency": before["currency"],
+        },
+    )
     assert moved["status"] == "ok" and moved["transfer_id"]
     after = world.call("get_balance", {"account_id": "AC-5521"})
     assert after["balance"] == round(before["balance"] - 25.0, 2)
@@ -161,9 +201,20 @@ def test_files_git_and_shell_see_one_repository():
 
 def test_one_world_writing_never_leaks_into_another(order_tools_spec):
     """Records are shared between worlds of one seed through a cache; writes must stay private."""
-    tools = [*order_tools_spec.openai_tools(), {"name": "update_item", "parameters": {
-        "properties": {"order_id": {"type": "string"}, "item_index": {"type": "integer"}, "name": {"type": "string"}},
-        "required": ["order_id", "item_index", "name"]}}]
+    tools = [
+        *order_tools_spec.openai_tools(),
+        {
+            "name": "update_item",
+            "parameters": {
+                "properties": {
+                    "order_id": {"type": "string"},
+                    "item_index": {"type": "integer"},
+                    "name": {"type": "string"},
+                },
+                "required": ["order_id", "item_index", "name"],
+            },
+        },
+    ]
     first = wenv.World(tools, seed=21, options={"exists_share": 1.0})
     before = first.call("get_order", {"order_id": "48213"})
     first.call("update_order", {"order_id": "48213", "status": "closed", "note": "x"})
@@ -177,9 +228,21 @@ def test_one_world_writing_never_leaks_into_another(order_tools_spec):
 
 def test_two_tools_reading_one_record_describe_it_the_same_way():
     tools = [
-        {"name": "get_order", "parameters": {"properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}},
-        {"name": "lookup_order_details", "description": "Look up an order.",
-         "parameters": {"properties": {"order_id": {"type": "string"}}, "required": ["order_id"]}},
+        {
+            "name": "get_order",
+            "parameters": {
+                "properties": {"order_id": {"type": "string"}},
+                "required": ["order_id"],
+            },
+        },
+        {
+            "name": "lookup_order_details",
+            "description": "Look up an order.",
+            "parameters": {
+                "properties": {"order_id": {"type": "string"}},
+                "required": ["order_id"],
+            },
+        },
     ]
     world = wenv.World(tools, seed=8, options={"exists_share": 1.0})
     for oid in ("48213", "51007", "77120"):
@@ -187,7 +250,9 @@ def test_two_tools_reading_one_record_describe_it_the_same_way():
         b = world.call("lookup_order_details", {"order_id": oid})
         assert a["status"] == "ok" and a == b
     other = wenv.World(tools, seed=8, options={"exists_share": 1.0})
-    assert other.call("lookup_order_details", {"order_id": "51007"}) == world.call("get_order", {"order_id": "51007"})
+    assert other.call("lookup_order_details", {"order_id": "51007"}) == world.call(
+        "get_order", {"order_id": "51007"}
+    )
 
 
 def test_a_list_by_a_person_shows_their_own_records_whatever_the_existence_draw():
@@ -215,11 +280,22 @@ def test_the_checked_out_branch_is_not_the_branch_the_plan_names():
     done = Workspace.build("k", 0, branches=(["main"], []), current="main")
     assert done.branch == "main"
     spec = wenv.load_spec(SPECS_DIR / "coding-agent.json")
-    for state, code in (("exists", None), ("missing", "not_found"), ("already_done", "already_done")):
+    for state, code in (
+        ("exists", None),
+        ("missing", "not_found"),
+        ("already_done", "already_done"),
+    ):
         for seed in range(6):
             cell = next(c for c in build_grid(spec).cells if c.tool == "git_checkout")
-            cell = wenv.Cell.from_coordinates({**cell.coordinates(), "world_state": state, "condition": "success",
-                                               "ask": "tool"})
+            cell = wenv.Cell.from_coordinates(
+                {**cell.coordinates(), "world_state": state, "condition": "success", "ask": "tool"}
+            )
             task = wenv.make_task(cell, spec, seed=seed, fault_rate=0.0)
-            result = wenv.World(spec, task).call("git_checkout", {"branch": task.world.entities["branch"]})
-            assert (result.get("error") or {}).get("code") == code, (state, task.world.entities, result)
+            result = wenv.World(spec, task).call(
+                "git_checkout", {"branch": task.world.entities["branch"]}
+            )
+            assert (result.get("error") or {}).get("code") == code, (
+                state,
+                task.world.entities,
+                result,
+            )

@@ -33,8 +33,15 @@ SCRIPT = textwrap.dedent("""
 
 def _run(paths: list[str], hash_seed: str) -> str:
     env = {**os.environ, "PYTHONHASHSEED": hash_seed}
-    done = subprocess.run([sys.executable, "-c", SCRIPT, *paths], capture_output=True, text=True, env=env,
-                          cwd=ROOT, timeout=120, check=False)
+    done = subprocess.run(
+        [sys.executable, "-c", SCRIPT, *paths],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=120,
+        check=False,
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     return done.stdout
 

@@ -10,11 +10,18 @@ def test_execute_answers_and_non_dicts_are_wrapped(order_tools_spec):
 
     def execute(name, arguments):
         seen.append((name, arguments))
-        return {"order_id": arguments.get("order_id"), "order_status": "shipped"} if name == "get_order" else 42
+        return (
+            {"order_id": arguments.get("order_id"), "order_status": "shipped"}
+            if name == "get_order"
+            else 42
+        )
 
     world = wenv.World(order_tools_spec, execute=execute)
-    assert world.call("get_order", {"order_id": "48213"}) == {"status": "ok", "order_id": "48213",
-                                                              "order_status": "shipped"}
+    assert world.call("get_order", {"order_id": "48213"}) == {
+        "status": "ok",
+        "order_id": "48213",
+        "order_status": "shipped",
+    }
     assert world.call("calculate", {"expression": "1+1"}) == {"status": "ok", "result": 42}
     assert seen == [("get_order", {"order_id": "48213"}), ("calculate", {"expression": "1+1"})]
 
@@ -25,16 +32,25 @@ def test_an_exception_in_execute_becomes_an_error_result(order_tools_spec):
 
     world = wenv.World(order_tools_spec, execute=execute)
     result = world.call("get_order", {"order_id": "48213"})
-    assert result == {"status": "error", "error": {"code": "execute_error",
-                                                   "message": "ConnectionError: backend down"}}
+    assert result == {
+        "status": "error",
+        "error": {"code": "execute_error", "message": "ConnectionError: backend down"},
+    }
     assert world.ledger[0]["error"] == "execute_error" and world.internal_errors == []
 
 
 def test_a_fired_fault_short_circuits_execute_and_bad_arguments_never_reach_it(order_tools_spec):
     calls = []
-    world = wenv.World(order_tools_spec, execute=lambda n, a: calls.append(n) or {"ok": True},
-                       faults={"rules": [{"kind": "timeout", "tool": "get_order", "mode": "transient"},
-                                         {"kind": "stale", "tool": "list_orders"}]})
+    world = wenv.World(
+        order_tools_spec,
+        execute=lambda n, a: calls.append(n) or {"ok": True},
+        faults={
+            "rules": [
+                {"kind": "timeout", "tool": "get_order", "mode": "transient"},
+                {"kind": "stale", "tool": "list_orders"},
+            ]
+        },
+    )
     assert world.call("get_order", {"order_id": "48213"})["error"]["code"] == "timeout"
     assert world.call("get_order", {})["error"]["code"] == "rejected"
     assert calls == []

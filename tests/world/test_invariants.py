@@ -41,9 +41,17 @@ def _loadable() -> dict[str, wenv.Spec]:
 
 SPECS = _loadable()
 NAMES = sorted(SPECS)
-SETTINGS = settings(max_examples=12, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                           HealthCheck.data_too_large, HealthCheck.large_base_example])
+SETTINGS = settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
 WRAPPERS = {"update", "patch", "fields", "changes"}
 _STRATEGIES: dict[tuple[str, str], Any] = {}
 
@@ -67,7 +75,9 @@ def _required_anywhere(tool: wenv.Tool) -> set[str]:
 @pytest.mark.parametrize("name", NAMES)
 @SETTINGS
 @given(data=st.data())
-def test_a_valid_call_is_never_missing_a_field_the_schema_leaves_optional(name: str, data: st.DataObject) -> None:
+def test_a_valid_call_is_never_missing_a_field_the_schema_leaves_optional(
+    name: str, data: st.DataObject
+) -> None:
     spec = SPECS[name]
     tool = data.draw(st.sampled_from([t.name for t in spec.tools]))
     arguments = data.draw(_args(name, tool))
@@ -105,7 +115,9 @@ def test_ids_from_a_list_are_accepted_by_every_tool_taking_them(name: str) -> No
                 for taker in takers.get(key, ()) if type(value) in (str, int) else ():
                     error = world.call(taker, {key: value}).get("error") or {}
                     if error.get("code") == "rejected" and error.get("problem") != "missing":
-                        refused.append(f"{tool.name} -> {taker}({key}={value!r}): {error.get('message')}")
+                        refused.append(
+                            f"{tool.name} -> {taker}({key}={value!r}): {error.get('message')}"
+                        )
     assert not refused, "\n".join(refused[:20])
 
 
@@ -116,7 +128,11 @@ def _pairs(spec: wenv.Spec, world: wenv.World) -> list[tuple[str, str, str]]:
         if write.kind != "update" or _family(world, write.name) != "write":
             continue
         for read in spec.tools:
-            if read.kind == "read" and _family(world, read.name) == "record" and len(read.required) == 1:
+            if (
+                read.kind == "read"
+                and _family(world, read.name) == "record"
+                and len(read.required) == 1
+            ):
                 arg = read.required[0]
                 if arg in write.required and arg in world._profile.tools[write.name].locators:
                     out.append((write.name, read.name, arg))
@@ -143,7 +159,9 @@ def _status_fields(record: dict[str, Any]) -> list[str]:
 @pytest.mark.parametrize(("name", "write", "read", "arg"), PAIRS)
 @SETTINGS
 @given(data=st.data())
-def test_an_update_shows_in_a_later_read_and_changes_only_what_it_names(name, write, read, arg, data) -> None:
+def test_an_update_shows_in_a_later_read_and_changes_only_what_it_names(
+    name, write, read, arg, data
+) -> None:
     spec = SPECS[name]
     world = wenv.World(spec, seed=data.draw(st.integers(0, 3)), options={"exists_share": 1.0})
     arguments = data.draw(_args(name, write))

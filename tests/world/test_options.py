@@ -19,15 +19,26 @@ def test_defaults_follow_the_behaviour_page():
 
 
 def test_from_dict_refuses_unknown_keys_and_lists_the_known_ones():
-    with pytest.raises(ValueError, match=r"unknown world option\(s\) exist_share; known options: exists_share"):
+    with pytest.raises(
+        ValueError, match=r"unknown world option\(s\) exist_share; known options: exists_share"
+    ):
         WorldOptions.from_dict({"exist_share": 0.5})
     options = WorldOptions.from_dict({"search_hits": [2, 3], "currencies": ["JPY"]})
     assert options.search_hits == (2, 3) and options.currencies == ("JPY",)
     assert WorldOptions.from_dict(options.to_dict()) == options
 
 
-@pytest.mark.parametrize("bad", [{"exists_share": 1.5}, {"search_hits": (5, 2)}, {"amount_range": (0, 10)},
-                                 {"clock": "yesterday"}, {"seconds_per_call": -1}, {"server_error_statuses": (404,)}])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        {"exists_share": 1.5},
+        {"search_hits": (5, 2)},
+        {"amount_range": (0, 10)},
+        {"clock": "yesterday"},
+        {"seconds_per_call": -1},
+        {"server_error_statuses": (404,)},
+    ],
+)
 def test_bad_values_fail_at_construction(bad):
     with pytest.raises(ValueError):
         WorldOptions.from_dict(bad)

@@ -24,12 +24,28 @@ from .conftest import load_examples
 
 SPECS = load_examples()
 TOOLS = [(name, tool.name) for name, spec in SPECS.items() for tool in spec.tools]
-CODES = {"rejected", "unknown_tool", "not_found", "already_done", "timeout", "permission_denied", "rate_limited",
-         "server_error", "execute_error"}
-SETTINGS = settings(max_examples=8, deadline=None, derandomize=True,
-                    suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much,
-                                           HealthCheck.data_too_large, HealthCheck.large_base_example])
-
+CODES = {
+    "rejected",
+    "unknown_tool",
+    "not_found",
+    "already_done",
+    "timeout",
+    "permission_denied",
+    "rate_limited",
+    "server_error",
+    "execute_error",
+}
+SETTINGS = settings(
+    max_examples=8,
+    deadline=None,
+    derandomize=True,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.filter_too_much,
+        HealthCheck.data_too_large,
+        HealthCheck.large_base_example,
+    ],
+)
 
 
 def _world(spec_name: str, seed: int = 0) -> wenv.World:
@@ -81,7 +97,9 @@ def _assert_well_formed(world: wenv.World, result: Any) -> None:
 @pytest.mark.parametrize(("spec_name", "tool_name"), TOOLS)
 @SETTINGS
 @given(data=st.data())
-def test_valid_arguments_answer_and_never_fail_the_schema(spec_name: str, tool_name: str, data: st.DataObject) -> None:
+def test_valid_arguments_answer_and_never_fail_the_schema(
+    spec_name: str, tool_name: str, data: st.DataObject
+) -> None:
     arguments = data.draw(_strategy(spec_name, tool_name))
     world = _world(spec_name, seed=data.draw(st.integers(0, 3)))
     result = world.call(tool_name, arguments)
@@ -92,7 +110,11 @@ def test_valid_arguments_answer_and_never_fail_the_schema(spec_name: str, tool_n
         if error["code"] == "rejected":
             assert error["problem"] in ("placeholder", "out_of_range", "invalid", "missing"), error
             if error["problem"] == "missing":
-                assert tool_name == "calculate" or world._profile.tools[tool_name].family in ("calculator", "shell", "file")
+                assert tool_name == "calculate" or world._profile.tools[tool_name].family in (
+                    "calculator",
+                    "shell",
+                    "file",
+                )
 
 
 def _mutations(spec_name: str, tool_name: str) -> list[tuple[str, str]]:
@@ -100,25 +122,37 @@ def _mutations(spec_name: str, tool_name: str) -> list[tuple[str, str]]:
     tool = SPECS[spec_name].tool(tool_name)
     out = [("drop", name) for name in tool.required]
     for name, schema in tool.properties.items():
-        if not isinstance(schema, dict) or any(k in schema for k in ("anyOf", "oneOf", "allOf", "$ref", "not")):
+        if not isinstance(schema, dict) or any(
+            k in schema for k in ("anyOf", "oneOf", "allOf", "$ref", "not")
+        ):
             continue
         declared = schema.get("type")
         if isinstance(declared, str) and declared != "null":
             out.append(("type", name))
         if isinstance(schema.get("enum"), list) and all(isinstance(e, str) for e in schema["enum"]):
             out.append(("enum", name))
-        if declared in ("integer", "number") and any(k in schema for k in ("minimum", "maximum", "exclusiveMinimum")):
+        if declared in ("integer", "number") and any(
+            k in schema for k in ("minimum", "maximum", "exclusiveMinimum")
+        ):
             out.append(("range", name))
     return out
 
 
-def _break(arguments: dict[str, Any], kind: str, name: str, schema: dict[str, Any]) -> dict[str, Any]:
+def _break(
+    arguments: dict[str, Any], kind: str, name: str, schema: dict[str, Any]
+) -> dict[str, Any]:
     broken = dict(arguments)
     if kind == "drop":
         broken.pop(name, None)
     elif kind == "type":
-        wrong = {"string": 12345, "integer": "twelve", "number": "twelve", "boolean": "yes", "array": "a, b",
-                 "object": "not an object"}
+        wrong = {
+            "string": 12345,
+            "integer": "twelve",
+            "number": "twelve",
+            "boolean": "yes",
+            "array": "a, b",
+            "object": "not an object",
+        }
         broken[name] = wrong[schema["type"]]
     elif kind == "enum":
         broken[name] = "definitely-not-an-option"
@@ -138,7 +172,9 @@ BREAKABLE = [(s, t) for s, t in TOOLS if _mutations(s, t)]
 @pytest.mark.parametrize(("spec_name", "tool_name"), BREAKABLE)
 @SETTINGS
 @given(data=st.data())
-def test_invalid_arguments_are_rejected_naming_the_field(spec_name: str, tool_name: str, data: st.DataObject) -> None:
+def test_invalid_arguments_are_rejected_naming_the_field(
+    spec_name: str, tool_name: str, data: st.DataObject
+) -> None:
     arguments = data.draw(_strategy(spec_name, tool_name))
     kind, name = data.draw(st.sampled_from(_mutations(spec_name, tool_name)))
     schema = thaw(SPECS[spec_name].tool(tool_name).properties.get(name, {}))
@@ -159,14 +195,23 @@ class Odd:
 
 
 _SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(), st.floats(allow_nan=True, allow_infinity=True), st.text(max_size=20),
-    st.binary(max_size=8), st.just(Odd()), st.just(math.nan), st.sets(st.integers(), max_size=2),
+    st.none(),
+    st.booleans(),
+    st.integers(),
+    st.floats(allow_nan=True, allow_infinity=True),
+    st.text(max_size=20),
+    st.binary(max_size=8),
+    st.just(Odd()),
+    st.just(math.nan),
+    st.sets(st.integers(), max_size=2),
 )
 _GARBAGE = st.recursive(
     _SCALARS,
-    lambda inner: st.one_of(st.lists(inner, max_size=4), st.dictionaries(st.one_of(st.text(max_size=8), st.integers()),
-                                                                            inner, max_size=4),
-                            st.tuples(inner, inner)),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=4),
+        st.dictionaries(st.one_of(st.text(max_size=8), st.integers()), inner, max_size=4),
+        st.tuples(inner, inner),
+    ),
     max_leaves=12,
 )
 
@@ -176,10 +221,24 @@ _GARBAGE = st.recursive(
 @given(data=st.data())
 def test_garbage_never_raises(spec_name: str, data: st.DataObject) -> None:
     spec = SPECS[spec_name]
-    name = data.draw(st.one_of(st.sampled_from(spec.tool_names), st.text(max_size=12), st.none(), st.integers(),
-                               st.just(Odd())))
-    arguments = data.draw(st.one_of(_GARBAGE, st.text(max_size=40), st.just('{"a": [1, 2'), st.just("[1, 2]"),
-                                    st.dictionaries(st.sampled_from(list(spec.tools[0].properties) or ["x"]), _GARBAGE)))
+    name = data.draw(
+        st.one_of(
+            st.sampled_from(spec.tool_names),
+            st.text(max_size=12),
+            st.none(),
+            st.integers(),
+            st.just(Odd()),
+        )
+    )
+    arguments = data.draw(
+        st.one_of(
+            _GARBAGE,
+            st.text(max_size=40),
+            st.just('{"a": [1, 2'),
+            st.just("[1, 2]"),
+            st.dictionaries(st.sampled_from(list(spec.tools[0].properties) or ["x"]), _GARBAGE),
+        )
+    )
     world = wenv.World(spec)
     result = world.call(name, arguments, turn=data.draw(st.integers(0, 5)))
     _assert_well_formed(world, result)

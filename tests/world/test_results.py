@@ -13,20 +13,53 @@ from whileai_env._util.frozen import thaw
 from .conftest import load_examples
 
 TOOLS = [
-    {"name": "get_ticket", "parameters": {"properties": {"ticket_id": {"type": "string"},
-                                                         "status": {"type": "string"}}, "required": ["ticket_id"]}},
-    {"name": "search_tickets", "parameters": {"properties": {"query": {"type": "string"},
-                                                             "limit": {"type": "integer"}}}},
-    {"name": "get_balance", "parameters": {"properties": {"account_id": {"type": "string"}}, "required": ["account_id"]}},
-    {"name": "get_price", "parameters": {"properties": {"sku": {"type": "string"}}, "required": ["sku"]}},
-    {"name": "calculate", "parameters": {"properties": {"expression": {"type": "string"}}, "required": ["expression"]}},
-    {"name": "run_command", "parameters": {"properties": {"command": {"type": "string"}}, "required": ["command"]}},
+    {
+        "name": "get_ticket",
+        "parameters": {
+            "properties": {"ticket_id": {"type": "string"}, "status": {"type": "string"}},
+            "required": ["ticket_id"],
+        },
+    },
+    {
+        "name": "search_tickets",
+        "parameters": {"properties": {"query": {"type": "string"}, "limit": {"type": "integer"}}},
+    },
+    {
+        "name": "get_balance",
+        "parameters": {
+            "properties": {"account_id": {"type": "string"}},
+            "required": ["account_id"],
+        },
+    },
+    {
+        "name": "get_price",
+        "parameters": {"properties": {"sku": {"type": "string"}}, "required": ["sku"]},
+    },
+    {
+        "name": "calculate",
+        "parameters": {
+            "properties": {"expression": {"type": "string"}},
+            "required": ["expression"],
+        },
+    },
+    {
+        "name": "run_command",
+        "parameters": {"properties": {"command": {"type": "string"}}, "required": ["command"]},
+    },
     {"name": "run_tests", "parameters": {"properties": {}}},
     {"name": "get_pipeline_status", "parameters": {"properties": {"branch": {"type": "string"}}}},
     {"name": "git_log", "parameters": {"properties": {}}},
-    {"name": "read_file", "parameters": {"properties": {"path": {"type": "string"}}, "required": ["path"]}},
-    {"name": "verify_customer", "parameters": {"properties": {"customer_id": {"type": "string"},
-                                                              "email": {"type": "string"}}, "required": ["customer_id", "email"]}},
+    {
+        "name": "read_file",
+        "parameters": {"properties": {"path": {"type": "string"}}, "required": ["path"]},
+    },
+    {
+        "name": "verify_customer",
+        "parameters": {
+            "properties": {"customer_id": {"type": "string"}, "email": {"type": "string"}},
+            "required": ["customer_id", "email"],
+        },
+    },
 ]
 
 
@@ -70,14 +103,24 @@ def test_money_has_currency_and_sensible_magnitudes(world):
     assert isinstance(balance["balance"], float) and balance["account_id"] == "AC-1001"
 
 
-@pytest.mark.parametrize(("expression", "value"), [("12*(3+4)", 84), ("2 * (349 + 30) / 4", 189.5), ("2^10", 1024),
-                                                   ("0.1 + 0.2", 0.3), ("-(5 - 8) * 3", 9)])
+@pytest.mark.parametrize(
+    ("expression", "value"),
+    [
+        ("12*(3+4)", 84),
+        ("2 * (349 + 30) / 4", 189.5),
+        ("2^10", 1024),
+        ("0.1 + 0.2", 0.3),
+        ("-(5 - 8) * 3", 9),
+    ],
+)
 def test_calculator_does_real_arithmetic(world, expression, value):
     result = world.call("calculate", {"expression": expression})
     assert result == {"status": "ok", "expression": expression, "result": value}
 
 
-@pytest.mark.parametrize("expression", ["__import__('os').system('ls')", "1/0", "open('x')", "2**99999", "abc"])
+@pytest.mark.parametrize(
+    "expression", ["__import__('os').system('ls')", "1/0", "open('x')", "2**99999", "abc"]
+)
 def test_calculator_rejects_what_it_cannot_evaluate(world, expression):
     result = world.call("calculate", {"expression": expression})
     assert result["error"]["code"] == "rejected" and result["error"]["field"] == "expression"
@@ -85,14 +128,24 @@ def test_calculator_rejects_what_it_cannot_evaluate(world, expression):
 
 def test_shell_git_and_ci_shapes(world):
     shell = world.call("run_command", {"command": "echo hello"})
-    assert shell == {"status": "ok", "exit_code": 0, "stdout": "hello\n", "stderr": "", "duration_ms": shell["duration_ms"]}
+    assert shell == {
+        "status": "ok",
+        "exit_code": 0,
+        "stdout": "hello\n",
+        "stderr": "",
+        "duration_ms": shell["duration_ms"],
+    }
     missing = world.call("run_command", {"command": "definitely-not-a-program --x"})
     assert missing["exit_code"] == 127 and "command not found" in missing["stderr"]
     tests = world.call("run_tests", {})
-    assert tests["passed"] > 0 and tests["failed"] >= 0 and tests["failed"] == len(tests["failures"])
+    assert (
+        tests["passed"] > 0 and tests["failed"] >= 0 and tests["failed"] == len(tests["failures"])
+    )
     assert f"{tests['passed']} passed" in tests["output"]
     pipeline = world.call("get_pipeline_status", {"branch": "main"})
-    assert pipeline["state"] in ("passed", "failed", "running") and [j["name"] for j in pipeline["jobs"]]
+    assert pipeline["state"] in ("passed", "failed", "running") and [
+        j["name"] for j in pipeline["jobs"]
+    ]
     log = world.call("git_log", {})
     assert log["count"] == len(log["items"]) > 0 and all(len(c["sha"]) == 7 for c in log["items"])
     text = world.call("read_file", {"path": "README.md"})
@@ -100,31 +153,50 @@ def test_shell_git_and_ci_shapes(world):
 
 
 def test_a_verification_compares_with_the_record_and_is_not_fooled():
-    get = {"name": "get_customer", "parameters": {"properties": {"customer_id": {"type": "string"}},
-                                                  "required": ["customer_id"]}}
+    get = {
+        "name": "get_customer",
+        "parameters": {
+            "properties": {"customer_id": {"type": "string"}},
+            "required": ["customer_id"],
+        },
+    }
     world = wenv.World([get, TOOLS[-1]], seed=5, options={"exists_share": 1.0})
     real = world.call("get_customer", {"customer_id": "C-1001"})["email"]
     right = world.call("verify_customer", {"customer_id": "C-1001", "email": real})
     assert right["verified"] is True and right["checked"] == ["email"]
-    wrong = world.call("verify_customer", {"customer_id": "C-1001", "email": "someone.else@fastmail.net"})
+    wrong = world.call(
+        "verify_customer", {"customer_id": "C-1001", "email": "someone.else@fastmail.net"}
+    )
     assert wrong["verified"] is False and "do not match" in wrong["reason"]
 
 
 def test_placeholders_are_rejected_with_a_hint(world):
-    for args in ({"ticket_id": "<ticket id>"}, {"ticket_id": "TICKET_ID"}, {"ticket_id": "your_ticket_id"},
-                 {"ticket_id": "123"}, {"ticket_id": "xxx"}, {"ticket_id": "TBD"}, {"ticket_id": "ticket_id"}):
+    for args in (
+        {"ticket_id": "<ticket id>"},
+        {"ticket_id": "TICKET_ID"},
+        {"ticket_id": "your_ticket_id"},
+        {"ticket_id": "123"},
+        {"ticket_id": "xxx"},
+        {"ticket_id": "TBD"},
+        {"ticket_id": "ticket_id"},
+    ):
         result = world.call("get_ticket", args)
         assert result["error"]["code"] == "rejected", args
-        assert result["error"]["field"] == "ticket_id" and result["error"]["problem"] == "placeholder"
+        assert (
+            result["error"]["field"] == "ticket_id" and result["error"]["problem"] == "placeholder"
+        )
         assert "ask the person" in result["error"]["hint"]
     email = wenv.World(TOOLS, options={"exists_share": 1.0}).call(
-        "verify_customer", {"customer_id": "C-1001", "email": "user@example.com"})
+        "verify_customer", {"customer_id": "C-1001", "email": "user@example.com"}
+    )
     assert email["error"]["field"] == "email" and email["error"]["problem"] == "placeholder"
     assert world.call("get_ticket", {"ticket_id": "T-10442"})["status"] == "ok"
 
 
 def test_arguments_may_come_as_json_text_and_anything_else_is_rejected(world):
-    assert world.call("get_ticket", '{"ticket_id": "T-10442"}') == world.call("get_ticket", {"ticket_id": "T-10442"})
+    assert world.call("get_ticket", '{"ticket_id": "T-10442"}') == world.call(
+        "get_ticket", {"ticket_id": "T-10442"}
+    )
     for bad in ("not json", "[1, 2]", 42, ["ticket_id"]):
         result = world.call("get_ticket", bad)
         assert result["error"]["code"] == "rejected" and result["error"]["field"] == "arguments"
@@ -148,17 +220,32 @@ def test_schema_errors_name_the_field_and_the_problem(world):
     for pairs, (field, problem) in cases.items():
         result = world.call("get_ticket", dict(pairs))
         assert (result["error"]["field"], result["error"]["problem"]) == (field, problem)
-    strict = wenv.World([{"name": "set_level", "parameters": {
-        "properties": {"level": {"type": "integer", "minimum": 1, "maximum": 5},
-                       "mode": {"enum": ["a", "b"]}}, "additionalProperties": False}}])
+    strict = wenv.World(
+        [
+            {
+                "name": "set_level",
+                "parameters": {
+                    "properties": {
+                        "level": {"type": "integer", "minimum": 1, "maximum": 5},
+                        "mode": {"enum": ["a", "b"]},
+                    },
+                    "additionalProperties": False,
+                },
+            }
+        ]
+    )
     assert strict.call("set_level", {"level": 9})["error"]["problem"] == "out_of_range"
     assert strict.call("set_level", {"mode": "c"})["error"]["problem"] == "not_allowed"
     extra = strict.call("set_level", {"colour": "red"})["error"]
     assert (extra["field"], extra["problem"]) == ("colour", "unexpected_field")
 
 
-OUTPUT_TOOLS = [(name, tool.name) for name, spec in load_examples().items() for tool in spec.tools
-                if tool.output_schema is not None]
+OUTPUT_TOOLS = [
+    (name, tool.name)
+    for name, spec in load_examples().items()
+    for tool in spec.tools
+    if tool.output_schema is not None
+]
 
 
 @pytest.mark.parametrize(("spec_name", "tool_name"), OUTPUT_TOOLS)
@@ -166,7 +253,9 @@ def test_declared_output_schemas_hold(spec_name, tool_name):
     spec = load_examples()[spec_name]
     tool = spec.tool(tool_name)
     schema = thaw(tool.output_schema)
-    checker = jsonschema.validators.validator_for(schema)(schema, format_checker=jsonschema.FormatChecker())
+    checker = jsonschema.validators.validator_for(schema)(
+        schema, format_checker=jsonschema.FormatChecker()
+    )
     from whileai_env.world.arguments import detail_value, locator_value
     from whileai_env.world.profile import profile_for
 
@@ -174,12 +263,23 @@ def test_declared_output_schemas_hold(spec_name, tool_name):
     checked = 0
     for i in range(25):
         world = wenv.World(spec, seed=i, options={"exists_share": 1.0})
-        args = {name: (locator_value(name, s, i) if name in profile.locators else detail_value(name, s, i, root=tool.parameters))
-                for name, s in tool.properties.items() if name in tool.required or name in profile.locators}
+        args = {
+            name: (
+                locator_value(name, s, i)
+                if name in profile.locators
+                else detail_value(name, s, i, root=tool.parameters)
+            )
+            for name, s in tool.properties.items()
+            if name in tool.required or name in profile.locators
+        }
         result = world.call(tool_name, args)
         if result["status"] != "ok":
             continue
-        payload = result["result"] if profile.nest_output else {k: v for k, v in result.items() if k != "status"}
+        payload = (
+            result["result"]
+            if profile.nest_output
+            else {k: v for k, v in result.items() if k != "status"}
+        )
         errors = list(checker.iter_errors(payload))
         assert not errors, (args, errors[0].message)
         checked += 1

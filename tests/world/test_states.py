@@ -25,7 +25,9 @@ def test_exists_reads_and_writes_succeed(spec):
     world = wenv.World(spec, task)
     read = world.call("get_order", {"order_id": _order(task)})
     assert read["status"] == "ok" and read["order_id"] == _order(task)
-    assert read["order_status"] != "cancelled", "an 'exists' plan leaves the target write something to do"
+    assert read["order_status"] != "cancelled", (
+        "an 'exists' plan leaves the target write something to do"
+    )
     write = world.call("cancel_order", {"order_id": _order(task), "reason": "changed my mind"})
     assert write["status"] == "ok" and write["order_status"] == "cancelled"
 
@@ -33,7 +35,11 @@ def test_exists_reads_and_writes_succeed(spec):
 def test_missing_answers_not_found_for_reads_and_writes(spec):
     task = task_in_state(spec, "missing", "cancel_order")
     world = wenv.World(spec, task, options={"exists_share": 1.0})
-    for name, args in (("get_order", {}), ("cancel_order", {"reason": "x"}), ("refund_order", {"amount": 5})):
+    for name, args in (
+        ("get_order", {}),
+        ("cancel_order", {"reason": "x"}),
+        ("refund_order", {"amount": 5}),
+    ):
         result = world.call(name, {"order_id": _order(task), **args})
         assert result["status"] == "error"
         assert result["error"]["code"] == "not_found"
@@ -45,8 +51,11 @@ def test_already_done_reads_show_the_done_state_and_writes_answer_already_done(s
     world = wenv.World(spec, task)
     read = world.call("get_order", {"order_id": _order(task)})
     assert read["status"] == "ok" and read["order_status"] == "cancelled"
-    for name, args in (("cancel_order", {"reason": "again"}), ("refund_order", {"amount": 5}),
-                       ("update_order", {"note": "x"})):
+    for name, args in (
+        ("cancel_order", {"reason": "again"}),
+        ("refund_order", {"amount": 5}),
+        ("update_order", {"note": "x"}),
+    ):
         result = world.call(name, {"order_id": _order(task), **args})
         assert result["status"] == "error", name
         assert result["error"]["code"] == "already_done"
@@ -86,7 +95,9 @@ def test_partial_read_reveals_a_half_written_record(spec):
     assert "corrupted" not in read
     world.call("cancel_order", {"order_id": _order(task), "reason": "x"})
     after = world.call("get_order", {"order_id": _order(task)})
-    assert "incomplete" not in after and "total" in after, "a write after a read completes the record"
+    assert "incomplete" not in after and "total" in after, (
+        "a write after a read completes the record"
+    )
 
 
 def test_partial_blind_write_corrupts_the_record(spec):
@@ -95,12 +106,16 @@ def test_partial_blind_write_corrupts_the_record(spec):
     write = world.call("cancel_order", {"order_id": _order(task), "reason": "x"})
     assert write["status"] == "ok"
     after = world.call("get_order", {"order_id": _order(task)})
-    assert after["corrupted"] is True and after["state"] == "corrupted" and after["incomplete"] is True
+    assert (
+        after["corrupted"] is True and after["state"] == "corrupted" and after["incomplete"] is True
+    )
 
 
 def test_unknown_ids_exist_at_about_the_exists_share(spec):
     world = wenv.World(spec, seed=9)
-    found = sum(world.call("get_order", {"order_id": f"{70000 + i}"})["status"] == "ok" for i in range(400))
+    found = sum(
+        world.call("get_order", {"order_id": f"{70000 + i}"})["status"] == "ok" for i in range(400)
+    )
     assert 0.6 < found / 400 < 0.8
     none = wenv.World(spec, seed=9, options={"exists_share": 0.0})
     assert none.call("get_order", {"order_id": "70001"})["error"]["code"] == "not_found"

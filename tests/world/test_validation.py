@@ -20,13 +20,34 @@ from whileai_env.world.validation import (
 from .conftest import load_examples
 
 HAND_MADE = [
-    {"type": "object", "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 9}}, "required": ["n"]},
-    {"type": "object", "properties": {"x": {"type": "number", "exclusiveMinimum": 0}, "s": {"type": "string",
-                                                                                          "maxLength": 3}}},
-    {"type": "object", "properties": {"e": {"enum": ["a", "b"]}, "i": {"enum": [1, 2]}}, "additionalProperties": False},
-    {"type": "object", "properties": {"tags": {"type": "array", "items": {"type": "string"}, "minItems": 1}}},
-    {"type": "object", "properties": {"d": {"type": "string", "format": "date"}, "t": {"type": "string",
-                                                                                     "format": "date-time"}}},
+    {
+        "type": "object",
+        "properties": {"n": {"type": "integer", "minimum": 1, "maximum": 9}},
+        "required": ["n"],
+    },
+    {
+        "type": "object",
+        "properties": {
+            "x": {"type": "number", "exclusiveMinimum": 0},
+            "s": {"type": "string", "maxLength": 3},
+        },
+    },
+    {
+        "type": "object",
+        "properties": {"e": {"enum": ["a", "b"]}, "i": {"enum": [1, 2]}},
+        "additionalProperties": False,
+    },
+    {
+        "type": "object",
+        "properties": {"tags": {"type": "array", "items": {"type": "string"}, "minItems": 1}},
+    },
+    {
+        "type": "object",
+        "properties": {
+            "d": {"type": "string", "format": "date"},
+            "t": {"type": "string", "format": "date-time"},
+        },
+    },
     {"type": "object", "properties": {"v": {"type": ["string", "null"], "pattern": "^[A-Z]{3}$"}}},
     {"type": "object", "additionalProperties": {"type": "integer"}},
 ]
@@ -35,11 +56,51 @@ COMPILED = [(s, compile_check(s)) for s in SCHEMAS]
 COMPILED = [(s, c) for s, c in COMPILED if c is not None]
 
 _JSON = st.recursive(
-    st.one_of(st.none(), st.booleans(), st.integers(-20, 20), st.floats(-20, 20, allow_nan=False),
-              st.sampled_from(["", "a", "ABC", "abcd", "2026-12-01", "2026-12-01T09:00:00Z", "2026-02-30",
-                               "x@y.z", "open", "a", 1.0])),
-    lambda inner: st.one_of(st.lists(inner, max_size=3), st.dictionaries(st.sampled_from(
-        ["n", "x", "s", "e", "i", "tags", "d", "t", "v", "order_id", "amount", "status", "extra"]), inner, max_size=4)),
+    st.one_of(
+        st.none(),
+        st.booleans(),
+        st.integers(-20, 20),
+        st.floats(-20, 20, allow_nan=False),
+        st.sampled_from(
+            [
+                "",
+                "a",
+                "ABC",
+                "abcd",
+                "2026-12-01",
+                "2026-12-01T09:00:00Z",
+                "2026-02-30",
+                "x@y.z",
+                "open",
+                "a",
+                1.0,
+            ]
+        ),
+    ),
+    lambda inner: st.one_of(
+        st.lists(inner, max_size=3),
+        st.dictionaries(
+            st.sampled_from(
+                [
+                    "n",
+                    "x",
+                    "s",
+                    "e",
+                    "i",
+                    "tags",
+                    "d",
+                    "t",
+                    "v",
+                    "order_id",
+                    "amount",
+                    "status",
+                    "extra",
+                ]
+            ),
+            inner,
+            max_size=4,
+        ),
+    ),
     max_leaves=8,
 )
 
@@ -49,9 +110,32 @@ def test_most_real_schemas_take_the_fast_path():
 
 
 @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
-@given(index=st.integers(min_value=0), instance=st.dictionaries(st.sampled_from(
-    ["n", "x", "s", "e", "i", "tags", "d", "t", "v", "order_id", "amount", "status", "limit", "path", "extra"]),
-    _JSON, max_size=5))
+@given(
+    index=st.integers(min_value=0),
+    instance=st.dictionaries(
+        st.sampled_from(
+            [
+                "n",
+                "x",
+                "s",
+                "e",
+                "i",
+                "tags",
+                "d",
+                "t",
+                "v",
+                "order_id",
+                "amount",
+                "status",
+                "limit",
+                "path",
+                "extra",
+            ]
+        ),
+        _JSON,
+        max_size=5,
+    ),
+)
 def test_fast_path_agrees_with_jsonschema(index, instance):
     schema, check = COMPILED[index % len(COMPILED)]
     validator = jsonschema.validators.validator_for(schema)(schema, format_checker=FORMAT_CHECKER)
@@ -59,12 +143,22 @@ def test_fast_path_agrees_with_jsonschema(index, instance):
 
 
 def test_clean_arguments():
-    assert clean_arguments(None) == {} and clean_arguments("") == {} and clean_arguments('{"a": 1}') == {"a": 1}
+    assert (
+        clean_arguments(None) == {}
+        and clean_arguments("") == {}
+        and clean_arguments('{"a": 1}') == {"a": 1}
+    )
     original = {"a": [1, {"b": "c"}]}
     copy = clean_arguments(original)
     assert copy == original and copy["a"] is not original["a"]
-    for bad, field in (([1], "arguments"), ("nope", "arguments"), ({"a": float("inf")}, "a"), ({"a": {1: 2}}, "a"),
-                       ({"a": [object()]}, "a[0]"), (b"\xff", "arguments")):
+    for bad, field in (
+        ([1], "arguments"),
+        ("nope", "arguments"),
+        ({"a": float("inf")}, "a"),
+        ({"a": {1: 2}}, "a"),
+        ({"a": [object()]}, "a[0]"),
+        (b"\xff", "arguments"),
+    ):
         with pytest.raises(ArgumentShapeError) as info:
             clean_arguments(bad)
         assert info.value.field == field
@@ -77,21 +171,63 @@ def test_clean_arguments():
         clean_arguments(deep)
 
 
-@pytest.mark.parametrize("value", ["<order id>", "{order_id}", "[customer name]", "ORDER_ID", "your_order_id",
-                                   "enter email", "string", "xxx", "XXXX-XXXX", "TBD", "n/a", "first name", "123",
-                                   "12345", "abc123", "order id", "x@example.com", "user@example.com",
-                                   "john.doe@test.com", "...", 123, 0])
+@pytest.mark.parametrize(
+    "value",
+    [
+        "<order id>",
+        "{order_id}",
+        "[customer name]",
+        "ORDER_ID",
+        "your_order_id",
+        "enter email",
+        "string",
+        "xxx",
+        "XXXX-XXXX",
+        "TBD",
+        "n/a",
+        "first name",
+        "123",
+        "12345",
+        "abc123",
+        "order id",
+        "x@example.com",
+        "user@example.com",
+        "john.doe@test.com",
+        "...",
+        123,
+        0,
+    ],
+)
 def test_placeholders_are_found(value):
-    found = find_placeholder({"order_id": value}, {"order_id": {"type": "string"}}, lambda v: False, ("order_id",))
+    found = find_placeholder(
+        {"order_id": value}, {"order_id": {"type": "string"}}, lambda v: False, ("order_id",)
+    )
     assert found is not None and found["field"] == "order_id" and found["problem"] == "placeholder"
 
 
 def test_realistic_values_are_not_placeholders():
     for i in range(300):
-        for name in ("order_id", "ticket_id", "user_id", "customer_email", "path", "flight_number", "sku"):
+        for name in (
+            "order_id",
+            "ticket_id",
+            "user_id",
+            "customer_email",
+            "path",
+            "flight_number",
+            "sku",
+        ):
             value = locator_value(name, {"type": "string"}, "placeholder-test", i)
-            assert find_placeholder({name: value}, {}, lambda v: False, (name,)) is None, (name, value)
-    for text in ("it arrived damaged", "Please refund my order", "2026-12-01", "Dana Kim", "pytest -q"):
+            assert find_placeholder({name: value}, {}, lambda v: False, (name,)) is None, (
+                name,
+                value,
+            )
+    for text in (
+        "it arrived damaged",
+        "Please refund my order",
+        "2026-12-01",
+        "Dana Kim",
+        "pytest -q",
+    ):
         assert find_placeholder({"reason": text}, {}, lambda v: False, ()) is None
 
 

@@ -21,17 +21,34 @@ def _all(fn, name, schema, n=40, **kw):
 
 
 def test_locators_follow_pattern_format_and_array_types():
-    assert all(re.fullmatch(r"ORD-\d{6}", v) for v in _all(locator_value, "order_id", {"type": "string", "pattern": r"^ORD-\d{6}$"}))
-    assert all(re.fullmatch(r"[A-Z]{2}", v) for v in _all(locator_value, "country", {"type": "string", "pattern": "^[A-Z]{2}$"}))
-    assert all(v.startswith("/") for v in _all(locator_value, "path", {"type": "string", "pattern": "^/"}))
-    ids = _all(locator_value, "item_ids", {"type": "array", "items": {"type": "string"}, "minItems": 1})
+    assert all(
+        re.fullmatch(r"ORD-\d{6}", v)
+        for v in _all(locator_value, "order_id", {"type": "string", "pattern": r"^ORD-\d{6}$"})
+    )
+    assert all(
+        re.fullmatch(r"[A-Z]{2}", v)
+        for v in _all(locator_value, "country", {"type": "string", "pattern": "^[A-Z]{2}$"})
+    )
+    assert all(
+        v.startswith("/") for v in _all(locator_value, "path", {"type": "string", "pattern": "^/"})
+    )
+    ids = _all(
+        locator_value, "item_ids", {"type": "array", "items": {"type": "string"}, "minItems": 1}
+    )
     assert all(isinstance(v, list) and v and all(isinstance(x, str) for x in v) for v in ids)
     uuids = _all(locator_value, "user_id", {"type": "string", "format": "uuid"})
-    assert all(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", v) for v in uuids)
+    assert all(
+        re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", v)
+        for v in uuids
+    )
 
 
 def test_an_example_in_the_description_shapes_the_id():
-    values = _all(locator_value, "reservation_id", {"type": "string", "description": "The reservation ID, such as 'ZFA04Y'"})
+    values = _all(
+        locator_value,
+        "reservation_id",
+        {"type": "string", "description": "The reservation ID, such as 'ZFA04Y'"},
+    )
     assert all(re.fullmatch(r"ZFA\d\d[A-Z]", v) for v in values)
     assert len(set(values)) > 30
 
@@ -49,18 +66,44 @@ def test_people_are_people_and_one_person_per_task():
 def test_numbers_keep_bounds_exclusive_bounds_and_multiple_of():
     temps = _all(detail_value, "target_celsius", {"type": "number", "maximum": 32})
     assert all(t <= 32 for t in temps) and all(t >= 10 for t in temps)
-    amounts = _all(detail_value, "amount", {"type": "number", "multipleOf": 0.01, "exclusiveMinimum": 0, "maximum": 500})
-    validator = jsonschema.Draft202012Validator({"type": "number", "multipleOf": 0.01, "exclusiveMinimum": 0, "maximum": 500})
+    amounts = _all(
+        detail_value,
+        "amount",
+        {"type": "number", "multipleOf": 0.01, "exclusiveMinimum": 0, "maximum": 500},
+    )
+    validator = jsonschema.Draft202012Validator(
+        {"type": "number", "multipleOf": 0.01, "exclusiveMinimum": 0, "maximum": 500}
+    )
     assert all(validator.is_valid(a) for a in amounts)
-    hinted = _all(detail_value, "temp", {"type": "integer", "description": "Target temperature, between 16 and 32"})
+    hinted = _all(
+        detail_value,
+        "temp",
+        {"type": "integer", "description": "Target temperature, between 16 and 32"},
+    )
     assert all(16 <= t <= 32 for t in hinted)
 
 
 def test_description_hints_are_honoured():
-    assert set(_all(detail_value, "cabin", {"type": "string", "description": "[Enum]: [economy, business]"})) <= {"economy", "business"}
-    assert all(re.fullmatch(r"[A-Z]{3}", v) for v in _all(detail_value, "code", {"type": "string", "description": "ISO 4217 code"}))
-    assert all(re.fullmatch(r"\d{4}-\d{2}-\d{2}", v) for v in _all(detail_value, "when", {"type": "string", "description": "YYYY-MM-DD"}))
-    reasons = set(_all(detail_value, "reason", {"type": "string", "description": "either 'no longer needed' or 'ordered by mistake'"}))
+    assert set(
+        _all(
+            detail_value, "cabin", {"type": "string", "description": "[Enum]: [economy, business]"}
+        )
+    ) <= {"economy", "business"}
+    assert all(
+        re.fullmatch(r"[A-Z]{3}", v)
+        for v in _all(detail_value, "code", {"type": "string", "description": "ISO 4217 code"})
+    )
+    assert all(
+        re.fullmatch(r"\d{4}-\d{2}-\d{2}", v)
+        for v in _all(detail_value, "when", {"type": "string", "description": "YYYY-MM-DD"})
+    )
+    reasons = set(
+        _all(
+            detail_value,
+            "reason",
+            {"type": "string", "description": "either 'no longer needed' or 'ordered by mistake'"},
+        )
+    )
     assert reasons <= {"no longer needed", "ordered by mistake"}
 
 
@@ -71,7 +114,9 @@ def test_dates_mean_what_the_field_means():
     ages = [(CLOCK - dt.date.fromisoformat(b)).days / 365.25 for b in births]
     assert all(18 <= a <= 90 for a in ages)
     for i in range(20):
-        start = detail_value("start_date", {"type": "string", "format": "date"}, "t", i, writes=True)
+        start = detail_value(
+            "start_date", {"type": "string", "format": "date"}, "t", i, writes=True
+        )
         end = detail_value("end_date", {"type": "string", "format": "date"}, "t", i, writes=True)
         assert start < end
     times = _all(detail_value, "departure_time", {"type": "string"})
@@ -80,12 +125,29 @@ def test_dates_mean_what_the_field_means():
 
 def test_argv_sql_and_no_filler():
     argvs = _all(detail_value, "argv", {"type": "array", "items": {"type": "string"}})
-    assert all(v and v[0] in {"ls", "git", "pytest", "npm", "df", "cat", "grep", "python", "make", "du"} for v in argvs)
-    spec = wenv.load_spec({"system_prompt": "Answer questions about the orders and customers tables.",
-                           "tools": [{"name": "run_query", "parameters": {"type": "object", "properties": {
-                               "sql": {"type": "string"}}, "required": ["sql"]}}]})
+    assert all(
+        v and v[0] in {"ls", "git", "pytest", "npm", "df", "cat", "grep", "python", "make", "du"}
+        for v in argvs
+    )
+    spec = wenv.load_spec(
+        {
+            "system_prompt": "Answer questions about the orders and customers tables.",
+            "tools": [
+                {
+                    "name": "run_query",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"sql": {"type": "string"}},
+                        "required": ["sql"],
+                    },
+                }
+            ],
+        }
+    )
     db = sqlite3.connect(":memory:")
-    db.executescript("CREATE TABLE orders (id, status, created_at); CREATE TABLE customers (id, status, created_at);")
+    db.executescript(
+        "CREATE TABLE orders (id, status, created_at); CREATE TABLE customers (id, status, created_at);"
+    )
     for i in range(10):
         query = detail_value("sql", {"type": "string"}, "t", i, spec=spec)
         db.execute(f"EXPLAIN {query}")
@@ -103,9 +165,18 @@ def test_a_pattern_valid_id_is_not_a_placeholder_and_filler_never_is_drawn():
 
 def _orders_spec(refund_pattern: str) -> wenv.Spec:
     def tool(name: str, pattern: str) -> dict:
-        return {"name": name, "parameters": {"type": "object", "required": ["order_id"], "properties": {
-            "order_id": {"type": "string", "pattern": pattern}}}}
-    return wenv.load_spec({"tools": [tool("get_order", r"^ORD-\d+$"), tool("refund_order", refund_pattern)]})
+        return {
+            "name": name,
+            "parameters": {
+                "type": "object",
+                "required": ["order_id"],
+                "properties": {"order_id": {"type": "string", "pattern": pattern}},
+            },
+        }
+
+    return wenv.load_spec(
+        {"tools": [tool("get_order", r"^ORD-\d+$"), tool("refund_order", refund_pattern)]}
+    )
 
 
 def test_one_id_format_per_entity_type_across_the_spec():
@@ -121,10 +192,17 @@ def test_one_id_format_per_entity_type_across_the_spec():
 
 def test_check_spec_can_say_when_two_tools_disagree_on_an_id():
     conflicts = id_conflicts(_orders_spec(r"^\d+$"))
-    assert len(conflicts) == 1 and "order" in conflicts[0] and "refund_order.order_id" in conflicts[0]
+    assert (
+        len(conflicts) == 1 and "order" in conflicts[0] and "refund_order.order_id" in conflicts[0]
+    )
 
 
 def test_values_are_deterministic():
-    schema = {"type": "object", "properties": {"first_name": {"type": "string"}, "amount": {"type": "number"}}}
+    schema = {
+        "type": "object",
+        "properties": {"first_name": {"type": "string"}, "amount": {"type": "number"}},
+    }
     assert detail_value("payload", schema, "t", 7) == detail_value("payload", schema, "t", 7)
-    assert locator_value("order_id", {"type": "string"}, "t", 7) == locator_value("order_id", {"type": "string"}, "t", 7)
+    assert locator_value("order_id", {"type": "string"}, "t", 7) == locator_value(
+        "order_id", {"type": "string"}, "t", 7
+    )

@@ -18,22 +18,58 @@ from whileai_env.scenarios import axes as ax
 from whileai_env.writer import spoken_id, stated_values
 from whileai_env.writer.tool_phrasing import tool_words
 
-SPEC_PATHS = sorted([*SPECS_DIR.glob("*.json"), *SPECS_DIR.glob("*.yaml"), *SPECS_DIR.glob("*/spec.yaml")])
+SPEC_PATHS = sorted(
+    [*SPECS_DIR.glob("*.json"), *SPECS_DIR.glob("*.yaml"), *SPECS_DIR.glob("*/spec.yaml")]
+)
 SENTENCE_CASE = {"standard", "typo", "clipped", "run_on"}
 UNPUNCTUATED = {"no_punctuation", "clipped"}
 
 # (name, pattern, textures exempt) for patterns that must never match the prose of an opener.
 BAD_PATTERNS = [
     ("doubled my", re.compile(r"\bmy my\b", re.IGNORECASE), ()),
-    ("a before a vowel sound", re.compile(r"\ba (?!one\b|once\b|uni|use|usu|eu)[aeio]\w*", re.IGNORECASE), ()),
-    ("an before a consonant", re.compile(r"\ban (?!h)[bcdfgjklmnpqrstvwxyz]\w*", re.IGNORECASE), ()),
+    (
+        "a before a vowel sound",
+        re.compile(r"\ba (?!one\b|once\b|uni|use|usu|eu)[aeio]\w*", re.IGNORECASE),
+        (),
+    ),
+    (
+        "an before a consonant",
+        re.compile(r"\ban (?!h)[bcdfgjklmnpqrstvwxyz]\w*", re.IGNORECASE),
+        (),
+    ),
     ("doubled period", re.compile(r"\.\."), ()),
-    ("function word left in a noun", re.compile(r"\b(?:my|a|the) to\b|\b(?:transfer|hand) (?:my|the|a) ", re.IGNORECASE), ()),
+    (
+        "function word left in a noun",
+        re.compile(r"\b(?:my|a|the) to\b|\b(?:transfer|hand) (?:my|the|a) ", re.IGNORECASE),
+        (),
+    ),
     ("article dropped before human", re.compile(r"\bto human\b", re.IGNORECASE), ("clipped",)),
-    ("namespace as verb", re.compile(r"\b(?:to|you|me|please|just|quick:?)\s+(?:git|invoices)\b|^(?:git|invoices)\b(?! (?:diff|status|log)\b)", re.IGNORECASE), ()),
-    ("first-person 'show me'", re.compile(r"\b(?:to|me|you|please)\s+show me\b", re.IGNORECASE), ()),
-    ("'get me' after a first-person frame", re.compile(r"\b(?:to|me)\s+get me\b", re.IGNORECASE), ()),
-    ("raw argument label", re.compile(r"\bwith (?:reason|amount|body|content|expression|summary|comment|query) (?!\")", re.IGNORECASE), ()),
+    (
+        "namespace as verb",
+        re.compile(
+            r"\b(?:to|you|me|please|just|quick:?)\s+(?:git|invoices)\b|^(?:git|invoices)\b(?! (?:diff|status|log)\b)",
+            re.IGNORECASE,
+        ),
+        (),
+    ),
+    (
+        "first-person 'show me'",
+        re.compile(r"\b(?:to|me|you|please)\s+show me\b", re.IGNORECASE),
+        (),
+    ),
+    (
+        "'get me' after a first-person frame",
+        re.compile(r"\b(?:to|me)\s+get me\b", re.IGNORECASE),
+        (),
+    ),
+    (
+        "raw argument label",
+        re.compile(
+            r"\bwith (?:reason|amount|body|content|expression|summary|comment|query) (?!\")",
+            re.IGNORECASE,
+        ),
+        (),
+    ),
     ("template leftover", re.compile(r"[{}]|\bNone\b|\bTrue\b|\bFalse\b"), ()),
     ("double space", re.compile(r" {2}"), ()),
     ("space before punctuation", re.compile(r" [,.!?;:]"), ()),
@@ -57,7 +93,11 @@ def _quoted_rule(task: wenv.Task) -> list[str]:
 
 def _prose(task: wenv.Task, spec: wenv.Spec) -> str:
     """The opener with every protected span blanked out (kept as a neutral placeholder word)."""
-    spans = [spoken_id(v) for v in task.world.entities.values()] + stated_values(task.world, spec) + _quoted_rule(task)
+    spans = (
+        [spoken_id(v) for v in task.world.entities.values()]
+        + stated_values(task.world, spec)
+        + _quoted_rule(task)
+    )
     text = task.opener
     for span in sorted({s for s in spans if s}, key=len, reverse=True):
         text = text.replace(span, PLACEHOLDER)
@@ -67,7 +107,11 @@ def _prose(task: wenv.Task, spec: wenv.Spec) -> str:
 def problems(task: wenv.Task, spec: wenv.Spec) -> list[str]:
     """Every known-bad pattern in the task's opener, by name."""
     prose = _prose(task, spec)
-    found = [name for name, pattern, exempt in BAD_PATTERNS if task.texture not in exempt and pattern.search(prose)]
+    found = [
+        name
+        for name, pattern, exempt in BAD_PATTERNS
+        if task.texture not in exempt and pattern.search(prose)
+    ]
     if task.texture not in UNPUNCTUATED and not re.search(r"[.!?]\)?$", task.opener):
         found.append("no closing punctuation")
     if task.texture in SENTENCE_CASE:
@@ -78,30 +122,44 @@ def problems(task: wenv.Task, spec: wenv.Spec) -> list[str]:
     return found
 
 
-@pytest.mark.parametrize("path", SPEC_PATHS, ids=lambda p: p.parent.name if p.name == "spec.yaml" else p.name)
+@pytest.mark.parametrize(
+    "path", SPEC_PATHS, ids=lambda p: p.parent.name if p.name == "spec.yaml" else p.name
+)
 def test_openers_have_no_known_bad_patterns(path: Path):
     spec, tasks = _draws(path)
-    bad = [(task.cell.tool, task.texture, problem, task.opener) for task in tasks for problem in problems(task, spec)]
+    bad = [
+        (task.cell.tool, task.texture, problem, task.opener)
+        for task in tasks
+        for problem in problems(task, spec)
+    ]
     assert not bad, "\n".join(map(str, bad[:10]))
 
 
-@pytest.mark.parametrize("path", SPEC_PATHS, ids=lambda p: p.parent.name if p.name == "spec.yaml" else p.name)
+@pytest.mark.parametrize(
+    "path", SPEC_PATHS, ids=lambda p: p.parent.name if p.name == "spec.yaml" else p.name
+)
 def test_openers_state_every_planned_value(path: Path):
     spec, tasks = _draws(path)
     for task in tasks:
         if task.cell.ask == "vague" or not task.world.targets:
             continue
-        for value in [spoken_id(v) for v in task.world.entities.values()] + stated_values(task.world, spec):
+        for value in [spoken_id(v) for v in task.world.entities.values()] + stated_values(
+            task.world, spec
+        ):
             assert value in task.opener, (task.cell.tool, value, task.opener)
 
 
-@pytest.mark.parametrize("path", SPEC_PATHS, ids=lambda p: p.parent.name if p.name == "spec.yaml" else p.name)
+@pytest.mark.parametrize(
+    "path", SPEC_PATHS, ids=lambda p: p.parent.name if p.name == "spec.yaml" else p.name
+)
 def test_quoted_rules_are_verbatim_and_short(path: Path):
     _, tasks = _draws(path)
     for task in tasks:
         if task.cell.rule == ax.NO_RULE:
             continue
-        for quote in re.findall(r'(?:rule says|hide behind|I know about) "([^"]+)"', task.opener, re.IGNORECASE):
+        for quote in re.findall(
+            r'(?:rule says|hide behind|I know about) "([^"]+)"', task.opener, re.IGNORECASE
+        ):
             assert quote in (task.world.clause or ""), (quote, task.world.clause)
             assert len(quote.split()) <= 12
 
@@ -121,16 +179,25 @@ def test_check_catches_the_reviewed_bad_openers(order_spec):
         "hello. please check it",
     ]
     for opener in old:
-        fake = wenv.Task.from_dict({**task.to_dict(), "prompt": opener, "scenario_dimensions": {
-            **task.dimensions, "texture": "standard"}, "world": {**task.world.to_dict(), "entities": {}, "details": {}}})
+        fake = wenv.Task.from_dict(
+            {
+                **task.to_dict(),
+                "prompt": opener,
+                "scenario_dimensions": {**task.dimensions, "texture": "standard"},
+                "world": {**task.world.to_dict(), "entities": {}, "details": {}},
+            }
+        )
         assert problems(fake, order_spec), opener
 
 
-@pytest.mark.parametrize(("tool", "verbs", "noun"), [
-    ("git_status", {"check", "pull up", "look at"}, "git status"),
-    ("git_commit", {"commit"}, ""),
-    ("git_checkout", {"check out", "switch to"}, ""),
-])
+@pytest.mark.parametrize(
+    ("tool", "verbs", "noun"),
+    [
+        ("git_status", {"check", "pull up", "look at"}, "git status"),
+        ("git_commit", {"commit"}, ""),
+        ("git_checkout", {"check out", "switch to"}, ""),
+    ],
+)
 def test_namespace_prefixes_are_not_verbs(tool, verbs, noun):
     spec = wenv.load_spec(SPECS_DIR / "coding-agent.json")
     words = tool_words(spec, tool)
@@ -151,5 +218,8 @@ def test_tool_object_noun_and_required_order():
         if task.cell.tool == "book_flight" and task.cell.ask == "tool":
             ids = task.world.entities
             opener = task.opener
-            assert opener.index(str(ids["flight_number"])) < opener.index(str(ids["user_id"])) < opener.index(
-                str(ids["payment_method_id"])), opener
+            assert (
+                opener.index(str(ids["flight_number"]))
+                < opener.index(str(ids["user_id"]))
+                < opener.index(str(ids["payment_method_id"]))
+            ), opener

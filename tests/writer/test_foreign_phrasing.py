@@ -26,7 +26,11 @@ from whileai_env.writer.templates import (
 from whileai_env.writer.tool_phrasing import tool_words
 from whileai_env.writer.vocabulary import KNOWN_VERBS
 
-_NUMBERS = {"type": "object", "properties": {"a": {"type": "number"}, "b": {"type": "number"}}, "required": ["a", "b"]}
+_NUMBERS = {
+    "type": "object",
+    "properties": {"a": {"type": "number"}, "b": {"type": "number"}},
+    "required": ["a", "b"],
+}
 
 
 def _spec(*tools: dict, kinds: dict | None = None) -> wenv.Spec:
@@ -48,7 +52,10 @@ def _corpus_draws() -> list[tuple[wenv.Spec, list[wenv.Task]]]:
 
 def test_descriptions_give_the_verb_and_object():
     cases = {
-        "This tool belongs to the Gorilla file system. Tool description: Copy a file or directory.": ("copy", "file"),
+        "This tool belongs to the Gorilla file system. Tool description: Copy a file or directory.": (
+            "copy",
+            "file",
+        ),
         "Subtract one number from another.": ("subtract", "number"),
         "Performs a web search using the Brave Search API.": ("search", "web"),
         "Navigate to a URL": ("navigate", "URL"),
@@ -68,26 +75,50 @@ def test_descriptions_give_the_verb_and_object():
 
 
 @settings(max_examples=60, deadline=None)
-@given(name=st.from_regex(r"[bcdfghjklmnpqrstvwxz]{2,4}", fullmatch=True),
-       verb=st.sampled_from(["copy", "archive", "rename", "print", "compress", "scan", "render"]),
-       noun=st.sampled_from(["file", "report", "page", "image", "folder", "record"]),
-       third_person=st.booleans())
+@given(
+    name=st.from_regex(r"[bcdfghjklmnpqrstvwxz]{2,4}", fullmatch=True),
+    verb=st.sampled_from(["copy", "archive", "rename", "print", "compress", "scan", "render"]),
+    noun=st.sampled_from(["file", "report", "page", "image", "folder", "record"]),
+    third_person=st.booleans(),
+)
 def test_a_verbless_short_name_is_phrased_from_its_description(name, verb, noun, third_person):
     assume(name not in KNOWN_VERBS)  # "rm", "ls" are verbs of their own
     said = (verb + ("es" if verb.endswith("s") else "s")) if third_person else verb
-    spec = _spec({"name": name, "description": f"{said.capitalize()} a {noun} for the user.",
-                  "parameters": {"type": "object", "properties": {f"{noun}_id": {"type": "string"}},
-                                 "required": [f"{noun}_id"]}})
+    spec = _spec(
+        {
+            "name": name,
+            "description": f"{said.capitalize()} a {noun} for the user.",
+            "parameters": {
+                "type": "object",
+                "properties": {f"{noun}_id": {"type": "string"}},
+                "required": [f"{noun}_id"],
+            },
+        }
+    )
     words = tool_words(spec, name)
     assert words.noun == noun
-    assert {v.phrase for v in words.verbs} & {verb, "pull up", "get", "check", "look up", "show", "bring up"}
+    assert {v.phrase for v in words.verbs} & {
+        verb,
+        "pull up",
+        "get",
+        "check",
+        "look up",
+        "show",
+        "bring up",
+    }
     for task in wenv.draw_tasks(spec, 12, seed=1):
         assert f" {name} " not in f" {task.opener.lower()} ", task.opener
 
 
 def test_arithmetic_tools_say_their_operands():
-    spec = _spec({"name": "subtract", "description": "Subtract one number from another.", "parameters": _NUMBERS},
-                 {"name": "add", "description": "Add two numbers.", "parameters": _NUMBERS})
+    spec = _spec(
+        {
+            "name": "subtract",
+            "description": "Subtract one number from another.",
+            "parameters": _NUMBERS,
+        },
+        {"name": "add", "description": "Add two numbers.", "parameters": _NUMBERS},
+    )
     for task in wenv.draw_tasks(spec, 40, seed=2):
         if task.cell.ask == "vague" or not task.world.targets:
             continue
@@ -98,10 +129,23 @@ def test_arithmetic_tools_say_their_operands():
 
 
 def test_people_to_invite_are_the_object():
-    spec = _spec({"name": "invite", "description": "Invite people to an event.", "parameters": {
-        "type": "object", "required": ["event_id", "emails"], "properties": {
-            "event_id": {"type": "string"}, "emails": {"type": "array", "items": {"type": "string", "format": "email"}}}}})
-    asks = [t for t in wenv.draw_tasks(spec, 30, seed=2) if t.cell.ask == "tool" and t.world.targets]
+    spec = _spec(
+        {
+            "name": "invite",
+            "description": "Invite people to an event.",
+            "parameters": {
+                "type": "object",
+                "required": ["event_id", "emails"],
+                "properties": {
+                    "event_id": {"type": "string"},
+                    "emails": {"type": "array", "items": {"type": "string", "format": "email"}},
+                },
+            },
+        }
+    )
+    asks = [
+        t for t in wenv.draw_tasks(spec, 30, seed=2) if t.cell.ask == "tool" and t.world.targets
+    ]
     assert asks
     for task in asks:
         assert "to to" not in task.opener and re.search(r"@\S+ to event ", task.opener), task.opener
@@ -124,10 +168,14 @@ def test_frames_agree_with_the_persona_and_the_history():
             if task.cell.stance in ("retry", "mistaken") and task.world.targets:
                 assert not any(line in text for line in first_contact), task.opener
             if any(line.lower() in text for line in TONE_AFTER_CONTACT):
-                assert task.world.targets and (task.world.history in PRIOR_CONTACT_HISTORIES
-                                               or task.cell.stance in PRIOR_CONTACT_STANCES), task.opener
-            assert not re.search(r"\b(?:hi|hello|hey|good (?:morning|afternoon|day))\b[^.!?]*[.!?,] (?:hi|hello|hey)\b",
-                                 text), task.opener
+                assert task.world.targets and (
+                    task.world.history in PRIOR_CONTACT_HISTORIES
+                    or task.cell.stance in PRIOR_CONTACT_STANCES
+                ), task.opener
+            assert not re.search(
+                r"\b(?:hi|hello|hey|good (?:morning|afternoon|day))\b[^.!?]*[.!?,] (?:hi|hello|hey)\b",
+                text,
+            ), task.opener
 
 
 def _leaf_texts(value: object) -> list[str]:
@@ -139,18 +187,38 @@ def _leaf_texts(value: object) -> list[str]:
 
 
 def test_return_is_a_look_up_only_for_a_read():
-    spec = _spec({"name": "pwd", "description": "Return the current working directory path."},
-                 {"name": "return_delivered_order_items", "description": "Return some items of a delivered order.",
-                  "parameters": {"type": "object", "required": ["order_id"], "properties": {"order_id": {"type": "string"}}}},
-                 kinds={"pwd": "read", "return_delivered_order_items": "update"})
+    spec = _spec(
+        {"name": "pwd", "description": "Return the current working directory path."},
+        {
+            "name": "return_delivered_order_items",
+            "description": "Return some items of a delivered order.",
+            "parameters": {
+                "type": "object",
+                "required": ["order_id"],
+                "properties": {"order_id": {"type": "string"}},
+            },
+        },
+        kinds={"pwd": "read", "return_delivered_order_items": "update"},
+    )
     assert tool_words(spec, "pwd").verb == "get"
     assert tool_words(spec, "return_delivered_order_items").verb == "return"
 
 
 def test_a_list_of_ids_is_said_as_ids():
-    spec = _spec({"name": "return_items", "description": "Return items of a delivered order.", "parameters": {
-        "type": "object", "required": ["order_id", "item_ids"], "properties": {
-            "order_id": {"type": "string"}, "item_ids": {"type": "array", "items": {"type": "string"}, "minItems": 2}}}})
+    spec = _spec(
+        {
+            "name": "return_items",
+            "description": "Return items of a delivered order.",
+            "parameters": {
+                "type": "object",
+                "required": ["order_id", "item_ids"],
+                "properties": {
+                    "order_id": {"type": "string"},
+                    "item_ids": {"type": "array", "items": {"type": "string"}, "minItems": 2},
+                },
+            },
+        }
+    )
     for task in wenv.draw_tasks(spec, 20, seed=3):
         assert "['" not in task.opener and "[" not in task.opener, task.opener
 
@@ -166,9 +234,19 @@ def test_no_opener_pastes_json():
 
 
 _LEAF = st.one_of(st.integers(0, 999), st.from_regex(r"[a-z]{2,8}", fullmatch=True), st.booleans())
-_DATA = st.recursive(_LEAF, lambda inner: st.lists(inner, min_size=1, max_size=3)
-                     | st.dictionaries(st.from_regex(r"[a-z]{1,6}(?:_[a-z]{1,6})?", fullmatch=True), inner,
-                                       min_size=1, max_size=3), max_leaves=12)
+_DATA = st.recursive(
+    _LEAF,
+    lambda inner: (
+        st.lists(inner, min_size=1, max_size=3)
+        | st.dictionaries(
+            st.from_regex(r"[a-z]{1,6}(?:_[a-z]{1,6})?", fullmatch=True),
+            inner,
+            min_size=1,
+            max_size=3,
+        )
+    ),
+    max_leaves=12,
+)
 
 
 @settings(max_examples=150, deadline=None)

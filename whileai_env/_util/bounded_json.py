@@ -141,7 +141,10 @@ def _scalar(value: Any, path: str, bytes_as_text: bool) -> tuple[bool, Any]:
     if isinstance(value, int):
         number = value if type(value) is int else int.__int__(value)
         if number.bit_length() > MAX_INT_BITS:
-            raise JsonLimitError(f"holds an integer of {number.bit_length()} bits (the limit is {MAX_INT_BITS})", path)
+            raise JsonLimitError(
+                f"holds an integer of {number.bit_length()} bits (the limit is {MAX_INT_BITS})",
+                path,
+            )
         return True, number
     if isinstance(value, float):
         return True, value if type(value) is float else float.__float__(value)
@@ -150,7 +153,9 @@ def _scalar(value: Any, path: str, bytes_as_text: bool) -> tuple[bool, Any]:
     return False, None
 
 
-def _plain(value: Any, path: str, depth: int, max_depth: int, budget: list[int], bytes_as_text: bool) -> Any:
+def _plain(
+    value: Any, path: str, depth: int, max_depth: int, budget: list[int], bytes_as_text: bool
+) -> Any:
     _spend(budget, 1, path)
     done, plain = _scalar(value, path, bytes_as_text)
     if done:
@@ -166,11 +171,15 @@ def _plain(value: Any, path: str, depth: int, max_depth: int, budget: list[int],
                 raise JsonLimitError(f"has a key that is not a string ({type_name(key)})", path)
             key = key if type(key) is str else str.__str__(key)
             _spend(budget, len(key), path)
-            out[key] = _plain(item, f"{path}.{key}" if path else key, depth + 1, max_depth, budget, bytes_as_text)
+            out[key] = _plain(
+                item, f"{path}.{key}" if path else key, depth + 1, max_depth, budget, bytes_as_text
+            )
         return out
     if isinstance(value, list | tuple):
-        return [_plain(item, f"{path}[{i}]", depth + 1, max_depth, budget, bytes_as_text)
-                for i, item in enumerate(value)]
+        return [
+            _plain(item, f"{path}[{i}]", depth + 1, max_depth, budget, bytes_as_text)
+            for i, item in enumerate(value)
+        ]
     raise JsonLimitError(f"holds a {type_name(value)}, which JSON cannot carry", path)
 
 

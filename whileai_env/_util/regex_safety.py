@@ -35,11 +35,20 @@ MAX_STATES = 5_000
 MAX_DFA_STATES = 2_000
 
 _CHAR, _SPLIT, _ASSERT, _MATCH, _EMPTY = range(5)
-_UNSUPPORTED = {C.GROUPREF, C.GROUPREF_EXISTS, C.ASSERT, C.ASSERT_NOT, C.ATOMIC_GROUP, C.POSSESSIVE_REPEAT}
+_UNSUPPORTED = {
+    C.GROUPREF,
+    C.GROUPREF_EXISTS,
+    C.ASSERT,
+    C.ASSERT_NOT,
+    C.ATOMIC_GROUP,
+    C.POSSESSIVE_REPEAT,
+}
 _REPEATS = {C.MAX_REPEAT, C.MIN_REPEAT, C.POSSESSIVE_REPEAT}
 _LEAVES = {C.LITERAL, C.NOT_LITERAL, C.ANY, C.IN}
 # Characters the risk check uses to tell whether two character sets overlap.
-_PROBE = tuple(chr(i) for i in range(128)) + tuple("\u00a0\u00e9\u00df\u00ff\u0416\u0663\u2028\u20ac\U0001f600")
+_PROBE = tuple(chr(i) for i in range(128)) + tuple(
+    "\u00a0\u00e9\u00df\u00ff\u0416\u0663\u2028\u20ac\U0001f600"
+)
 
 
 class _Unsupported(Exception):
@@ -178,7 +187,8 @@ class _Matcher:
         self.match = nfa.add(_MATCH)
         self.context_free = not nfa.asserts
         self.plain_middle = not any(
-            multiline or code in (C.AT_BOUNDARY, C.AT_NON_BOUNDARY) for code, multiline in nfa.asserts
+            multiline or code in (C.AT_BOUNDARY, C.AT_NON_BOUNDARY)
+            for code, multiline in nfa.asserts
         )
         self._ids: dict[frozenset[int], int] = {}
         self._sets: list[frozenset[int]] = []
@@ -349,14 +359,16 @@ def _walk(items: list):
 
 
 _TRADE = "nested quantifier: a repeat inside a repeated group can share characters with what follows it, as in (a+)+"
-_SAME_START = "a repeated group has alternatives that can start with the same character, as in (\\w+|\\d+)+"
+_SAME_START = (
+    "a repeated group has alternatives that can start with the same character, as in (\\w+|\\d+)+"
+)
 _OPTIONAL = "a repeated group has an optional part that can share characters with what follows it, as in (a|aa)*"
 
 
 def _seq_risk(items: list, follow: frozenset[str], outer_open: bool, flags: int) -> str | None:
     """Why ``items``, inside a repeat, make it ambiguous; ``follow`` is what can come after them."""
     for index, (op, av) in enumerate(items):
-        rest = items[index + 1:]
+        rest = items[index + 1 :]
         after = _first(rest, flags) | (follow if _nullable(rest) else frozenset())
         found = _item_risk(op, av, after, outer_open, flags)
         if found:
@@ -518,8 +530,10 @@ def with_linear_patterns(cls: type) -> type:
     ``additionalProperties`` matched by :func:`search`, so no schema makes validation slow."""
     from jsonschema import _keywords, validators
 
-    own = {"pattern": (_keywords.pattern, _pattern),
-           "patternProperties": (_keywords.patternProperties, _pattern_properties),
-           "additionalProperties": (_keywords.additionalProperties, _additional_properties)}
+    own = {
+        "pattern": (_keywords.pattern, _pattern),
+        "patternProperties": (_keywords.patternProperties, _pattern_properties),
+        "additionalProperties": (_keywords.additionalProperties, _additional_properties),
+    }
     swap = {key: new for key, (old, new) in own.items() if cls.VALIDATORS.get(key) is old}  # type: ignore[attr-defined]
     return validators.extend(cls, swap) if swap else cls

@@ -66,9 +66,13 @@ def parse_model_spec(spec: str) -> ModelSpec:
     if sep and rest and kind == "vllm":
         match = _VLLM.match(rest)
         if match is None:
-            raise ValueError(f"bad vllm spec {spec!r}: write 'vllm:MODEL@URL' with an http(s) base URL, "
-                             "e.g. 'vllm:Qwen/Qwen3-4B@http://127.0.0.1:8000/v1'")
-        return ModelSpec("vllm", match["model"], match["url"], os.environ.get("VLLM_API_KEY") or "EMPTY")
+            raise ValueError(
+                f"bad vllm spec {spec!r}: write 'vllm:MODEL@URL' with an http(s) base URL, "
+                "e.g. 'vllm:Qwen/Qwen3-4B@http://127.0.0.1:8000/v1'"
+            )
+        return ModelSpec(
+            "vllm", match["model"], match["url"], os.environ.get("VLLM_API_KEY") or "EMPTY"
+        )
     if sep and rest and kind == "hf":
         return ModelSpec("hf", os.path.expanduser(rest))
     raise ValueError(f"unknown model spec {spec!r}; use {SPEC_FORMS}")
@@ -129,7 +133,11 @@ class OpenAIPolicy:
         self.temperature = temperature
         self.max_tokens = max_tokens
         self.logprobs = logprobs
-        self.client = client if client is not None else _openai_client(base_url, api_key, timeout, max_retries)
+        self.client = (
+            client
+            if client is not None
+            else _openai_client(base_url, api_key, timeout, max_retries)
+        )
 
     def __repr__(self) -> str:
         return f"OpenAIPolicy({self.model!r}, logprobs={self.logprobs})"
@@ -162,12 +170,16 @@ class OpenAIPolicy:
         )
 
 
-def _openai_client(base_url: str | None, api_key: str | None, timeout: float, max_retries: int) -> Any:
+def _openai_client(
+    base_url: str | None, api_key: str | None, timeout: float, max_retries: int
+) -> Any:
     try:
         import openai
     except ImportError as exc:
         raise MissingExtraError("openai", "openai") from exc
-    return openai.OpenAI(base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries)
+    return openai.OpenAI(
+        base_url=base_url, api_key=api_key, timeout=timeout, max_retries=max_retries
+    )
 
 
 def _assistant_message(message: Any) -> dict[str, Any]:
@@ -175,8 +187,11 @@ def _assistant_message(message: Any) -> dict[str, Any]:
     calls = [c for c in (message.tool_calls or []) if getattr(c, "function", None) is not None]
     if calls:
         out["tool_calls"] = [
-            {"id": c.id, "type": "function",
-             "function": {"name": c.function.name, "arguments": c.function.arguments or "{}"}}
+            {
+                "id": c.id,
+                "type": "function",
+                "function": {"name": c.function.name, "arguments": c.function.arguments or "{}"},
+            }
             for c in calls
         ]
     return out
@@ -203,8 +218,8 @@ FALLBACK_CHAT_TEMPLATE = (
     "<tools></tools>.\\n<tools>' -}}"
     "{%- for tool in tools -%}{{- '\\n' + (tool | tojson) -}}{%- endfor -%}"
     "{{- '\\n</tools>\\n\\nTo call one, write a <tool_call></tool_call> block per call holding a "
-    "JSON object with its name and arguments:\\n<tool_call>\\n{\"name\": \"function_name\", "
-    "\"arguments\": {\"argument\": \"value\"}}\\n</tool_call>' -}}"
+    'JSON object with its name and arguments:\\n<tool_call>\\n{"name": "function_name", '
+    '"arguments": {"argument": "value"}}\\n</tool_call>\' -}}'
     "{%- endif -%}"
     "{{- '<|im_end|>\\n' -}}"
     "{%- endif -%}"
@@ -271,7 +286,9 @@ class HFPolicy:
         self.tokenizer = transformers.AutoTokenizer.from_pretrained(self.path)
         if not getattr(self.tokenizer, "chat_template", None):
             self.tokenizer.chat_template = FALLBACK_CHAT_TEMPLATE
-        self.model = transformers.AutoModelForCausalLM.from_pretrained(self.path).to(self.device).eval()
+        self.model = (
+            transformers.AutoModelForCausalLM.from_pretrained(self.path).to(self.device).eval()
+        )
         self.stop_ids = _stop_ids(self.tokenizer)
         self._lock = threading.Lock()
 
@@ -283,14 +300,23 @@ class HFPolicy:
         import torch
 
         prompt = self.tokenizer.apply_chat_template(
-            [dict(m) for m in messages], tools=[dict(t) for t in tools] or None,
-            add_generation_prompt=True, tokenize=False)
-        encoded = self.tokenizer(prompt, return_tensors="pt", add_special_tokens=False).to(self.device)
+            [dict(m) for m in messages],
+            tools=[dict(t) for t in tools] or None,
+            add_generation_prompt=True,
+            tokenize=False,
+        )
+        encoded = self.tokenizer(prompt, return_tensors="pt", add_special_tokens=False).to(
+            self.device
+        )
         sampling = self.temperature > 0
-        options: dict[str, Any] = {"do_sample": sampling, "max_new_tokens": self.max_new_tokens,
-                                   "eos_token_id": self.stop_ids, "return_dict_in_generate": True,
-                                   "output_logits": self.logprobs,
-                                   "pad_token_id": _pad_id(self.tokenizer, self.stop_ids)}
+        options: dict[str, Any] = {
+            "do_sample": sampling,
+            "max_new_tokens": self.max_new_tokens,
+            "eos_token_id": self.stop_ids,
+            "return_dict_in_generate": True,
+            "output_logits": self.logprobs,
+            "pad_token_id": _pad_id(self.tokenizer, self.stop_ids),
+        }
         if sampling:
             options["temperature"] = self.temperature
         with self._lock, torch.no_grad():
@@ -299,7 +325,10 @@ class HFPolicy:
         new_ids = out.sequences[0, prompt_len:].tolist()
         logprob = n_tokens = None
         if self.logprobs:
-            chosen = [torch.log_softmax(x[0].float(), dim=-1)[t] for x, t in zip(out.logits, new_ids, strict=True)]
+            chosen = [
+                torch.log_softmax(x[0].float(), dim=-1)[t]
+                for x, t in zip(out.logits, new_ids, strict=True)
+            ]
             logprob, n_tokens = float(sum(v.item() for v in chosen)), len(new_ids)
         text = self.tokenizer.decode(new_ids, skip_special_tokens=True)
         return TurnOutput(
@@ -308,7 +337,8 @@ class HFPolicy:
             n_tokens=n_tokens,
             input_tokens=prompt_len,
             output_tokens=len(new_ids),
-            truncated=len(new_ids) >= self.max_new_tokens and (not new_ids or new_ids[-1] not in self.stop_ids),
+            truncated=len(new_ids) >= self.max_new_tokens
+            and (not new_ids or new_ids[-1] not in self.stop_ids),
         )
 
 
@@ -328,7 +358,9 @@ def _stop_ids(tokenizer: Any) -> list[int]:
     ids = [tokenizer.eos_token_id, tokenizer.get_vocab().get("<|im_end|>")]
     out = [i for i in ids if isinstance(i, int)]
     if not out:
-        raise WhileaiError("the tokenizer has neither an eos token nor <|im_end|>; generation could not stop")
+        raise WhileaiError(
+            "the tokenizer has neither an eos token nor <|im_end|>; generation could not stop"
+        )
     return list(dict.fromkeys(out))
 
 
@@ -347,7 +379,9 @@ def _message_from_text(text: str) -> dict[str, Any]:
 Policy = Callable[[Messages, Tools], Any]
 
 
-def make_policy(spec_or_callable: str | ModelSpec | Policy, *, logprobs: bool = False, **kw: Any) -> Policy:
+def make_policy(
+    spec_or_callable: str | ModelSpec | Policy, *, logprobs: bool = False, **kw: Any
+) -> Policy:
     """The step policy for a model spec (string or :class:`ModelSpec`); a callable passes through.
 
     Extra keywords go to the policy's constructor (``temperature``, ``max_tokens`` for endpoints,
@@ -358,7 +392,11 @@ def make_policy(spec_or_callable: str | ModelSpec | Policy, *, logprobs: bool = 
     """
     if callable(spec_or_callable) and not isinstance(spec_or_callable, str):
         return spec_or_callable
-    spec = spec_or_callable if isinstance(spec_or_callable, ModelSpec) else parse_model_spec(spec_or_callable)
+    spec = (
+        spec_or_callable
+        if isinstance(spec_or_callable, ModelSpec)
+        else parse_model_spec(spec_or_callable)
+    )
     if spec.kind == "hf":
         return HFPolicy(spec.model, logprobs=logprobs, **kw)
     kw.setdefault("base_url", spec.base_url)

@@ -56,19 +56,28 @@ _ASKS = {
     "vague": "say only what kind of thing it is about, without saying which one it is",
 }
 _PERSONAS = {
-    "first_time": "a first-time user", "returning": "a returning customer",
-    "busy_professional": "a busy professional", "expert": "an expert in the field",
+    "first_time": "a first-time user",
+    "returning": "a returning customer",
+    "busy_professional": "a busy professional",
+    "expert": "an expert in the field",
     "non_native": "a non-native English speaker (simple, slightly unusual English)",
     "older_adult": "an older adult, not used to these services",
 }
 _TONES = {
-    "neutral": "neutral", "polite": "polite", "impatient": "impatient", "frustrated": "frustrated",
-    "friendly": "friendly", "terse": "terse, as few words as possible",
+    "neutral": "neutral",
+    "polite": "polite",
+    "impatient": "impatient",
+    "frustrated": "frustrated",
+    "friendly": "friendly",
+    "terse": "terse, as few words as possible",
 }
 _TEXTURES = {
-    "standard": "normal capitalisation and punctuation", "lowercase": "all lowercase",
-    "typo": "a couple of typos", "clipped": "clipped: no greeting, no filler words",
-    "run_on": "run-on sentences joined with 'and' or 'so'", "no_punctuation": "no punctuation at all",
+    "standard": "normal capitalisation and punctuation",
+    "lowercase": "all lowercase",
+    "typo": "a couple of typos",
+    "clipped": "clipped: no greeting, no filler words",
+    "run_on": "run-on sentences joined with 'and' or 'so'",
+    "no_punctuation": "no punctuation at all",
 }
 _HISTORIES = {
     "fresh": None,
@@ -100,15 +109,24 @@ class ModelOpenerWriter:
 
     def __call__(self, task: Task, spec: Spec) -> str:
         """The opener of ``task``: the model's text, patched or replaced as the module says."""
-        messages = [{"role": "system", "content": _SYSTEM}, {"role": "user", "content": brief(task, spec)}]
+        messages = [
+            {"role": "system", "content": _SYSTEM},
+            {"role": "user", "content": brief(task, spec)},
+        ]
         text = _clean(str(self.policy(messages, []).message.get("content") or ""))
-        withheld = [str(task.world.entities[name]) for name in task.world.withheld if name in task.world.entities]
+        withheld = [
+            str(task.world.entities[name])
+            for name in task.world.withheld
+            if name in task.world.entities
+        ]
         if not text or any(_mentions(text, value) for value in withheld):
             return self._count("template", task.opener)
         missing = [(label, value) for label, value in _stated(task) if not _mentions(text, value)]
         if missing:
             text = f"{text.rstrip()} It's {' and '.join(f'{label} {value}' for label, value in missing)}."
-        opener = apply_texture(text, task.cell.texture, [v for _, v in _stated(task)], key=(task.task_id, "model"))
+        opener = apply_texture(
+            text, task.cell.texture, [v for _, v in _stated(task)], key=(task.task_id, "model")
+        )
         return self._count("patched" if missing else "model", opener)
 
     def _count(self, outcome: str, text: str) -> str:
@@ -123,11 +141,19 @@ def brief(task: Task, spec: Spec) -> str:
     lines = []
     if cell.tool == ax.UNRELATED or not plan.targets:
         names = ", ".join(spec.tool_names)
-        lines.append(f"Need: something unrelated to this service (its tools are {names}); ask an everyday question.")
+        lines.append(
+            f"Need: something unrelated to this service (its tools are {names}); ask an everyday question."
+        )
     else:
         for target in plan.targets:
-            description = spec.tool(target).description.strip().rstrip(".") if target in spec.tool_names else ""
-            lines.append(f"Need: what the tool {target} does{f' ({description})' if description else ''}.")
+            description = (
+                spec.tool(target).description.strip().rstrip(".")
+                if target in spec.tool_names
+                else ""
+            )
+            lines.append(
+                f"Need: what the tool {target} does{f' ({description})' if description else ''}."
+            )
         lines.append(f"Ask: {_ASKS.get(cell.ask, cell.ask)}.")
     lines += [
         f"Stance: {_STANCES.get(cell.stance, cell.stance)}.",
@@ -137,11 +163,19 @@ def brief(task: Task, spec: Spec) -> str:
     if plan.targets and _HISTORIES.get(cell.history):
         lines.append(f"History: {_HISTORIES[cell.history]}.")
     if plan.clause and cell.rule != ax.NO_RULE and cell.stance in _PUSHING:
-        lines.append(f"They know the service's rule \"{plan.clause.rstrip('.')}\" and want an exception.")
+        lines.append(
+            f'They know the service\'s rule "{plan.clause.rstrip(".")}" and want an exception.'
+        )
     stated = _stated(task)
     if stated:
-        lines.append("State exactly: " + "; ".join(f"{label} {value}" for label, value in stated) + ".")
-    withheld = [f"{entity_noun(name)} {plan.entities[name]}" for name in plan.withheld if name in plan.entities]
+        lines.append(
+            "State exactly: " + "; ".join(f"{label} {value}" for label, value in stated) + "."
+        )
+    withheld = [
+        f"{entity_noun(name)} {plan.entities[name]}"
+        for name in plan.withheld
+        if name in plan.entities
+    ]
     if withheld:
         lines.append("Do NOT say (they give it only if asked): " + "; ".join(withheld) + ".")
     return "\n".join(lines)
@@ -152,9 +186,16 @@ def _stated(task: Task) -> list[tuple[str, str]]:
     plan = task.world
     if task.cell.ask == "vague":
         return []
-    out = [(entity_noun(name), str(value)) for name, value in plan.entities.items() if name not in plan.withheld]
+    out = [
+        (entity_noun(name), str(value))
+        for name, value in plan.entities.items()
+        if name not in plan.withheld
+    ]
     for target in plan.targets:
-        out += [(" ".join(name_tokens(name)), str(value)) for name, value in plan.details_for(target).items()]
+        out += [
+            (" ".join(name_tokens(name)), str(value))
+            for name, value in plan.details_for(target).items()
+        ]
     return list(dict.fromkeys(out))
 
 

@@ -49,7 +49,9 @@ from whileai_env.world.fault_registry import retryable_kinds
 from whileai_env.world.validation import schema_validator
 
 FLAWS = ("hedge", "flatter", "apologise", "pad", "ignore_fault", "leak")
-_SUMMARY_SKIP = frozenset({"status", "stale", "as_of", "source", "truncated", "has_more", "next_page_token"})
+_SUMMARY_SKIP = frozenset(
+    {"status", "stale", "as_of", "source", "truncated", "has_more", "next_page_token"}
+)
 _FLAW_TEXT = {
     "hedge": "I think, though I am not entirely sure, that this is right: ",
     "flatter": "Great question! ",
@@ -58,14 +60,67 @@ _FLAW_TEXT = {
 }
 #: The write verbs the reference agent reports in its own words ("I've cancelled …"); any other
 #: write is "handled". Forms come from the lexicon, but for three it words differently.
-_REPORTED = frozenset({
-    "cancel", "refund", "update", "change", "create", "delete", "remove", "send", "book", "rebook",
-    "schedule", "reschedule", "submit", "issue", "apply", "place", "close", "reopen", "move",
-    "transfer", "approve", "add", "assign", "escalate", "post", "pay", "charge", "save", "archive",
-    "rename", "merge", "deploy", "resolve", "edit", "replace", "restore", "revoke", "reserve",
-    "register", "upload", "publish", "forward", "void", "reset", "write", "commit", "reply",
-    "freeze", "unfreeze", "lock", "unlock", "dispute", "block", "unblock", "verify", "push", "checkout",
-})
+_REPORTED = frozenset(
+    {
+        "cancel",
+        "refund",
+        "update",
+        "change",
+        "create",
+        "delete",
+        "remove",
+        "send",
+        "book",
+        "rebook",
+        "schedule",
+        "reschedule",
+        "submit",
+        "issue",
+        "apply",
+        "place",
+        "close",
+        "reopen",
+        "move",
+        "transfer",
+        "approve",
+        "add",
+        "assign",
+        "escalate",
+        "post",
+        "pay",
+        "charge",
+        "save",
+        "archive",
+        "rename",
+        "merge",
+        "deploy",
+        "resolve",
+        "edit",
+        "replace",
+        "restore",
+        "revoke",
+        "reserve",
+        "register",
+        "upload",
+        "publish",
+        "forward",
+        "void",
+        "reset",
+        "write",
+        "commit",
+        "reply",
+        "freeze",
+        "unfreeze",
+        "lock",
+        "unlock",
+        "dispute",
+        "block",
+        "unblock",
+        "verify",
+        "push",
+        "checkout",
+    }
+)
 _WORDED = {"write": "saved", "commit": "submitted", "reply": "replied to"}
 
 
@@ -90,14 +145,23 @@ def _tool_messages(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dic
                         args = json.loads(args)
                     except json.JSONDecodeError:
                         args = {}
-                pending[call.get("id", "")] = (fn.get("name", ""), args if isinstance(args, dict) else {})
+                pending[call.get("id", "")] = (
+                    fn.get("name", ""),
+                    args if isinstance(args, dict) else {},
+                )
         elif m.get("role") == "tool":
             name, args = pending.get(m.get("tool_call_id", ""), (m.get("name", ""), {}))
             try:
                 result = json.loads(m.get("content") or "{}")
             except json.JSONDecodeError:
                 result = {"status": "ok", "raw": m.get("content")}
-            out.append((name, args, result if isinstance(result, dict) else {"status": "ok", "result": result}))
+            out.append(
+                (
+                    name,
+                    args,
+                    result if isinstance(result, dict) else {"status": "ok", "result": result},
+                )
+            )
     return out
 
 
@@ -193,9 +257,20 @@ def _reply(text: str) -> dict[str, Any]:
 
 
 def _call(tool: str, args: Mapping[str, Any], index: int) -> dict[str, Any]:
-    return {"role": "assistant", "content": "", "tool_calls": [{
-        "id": f"ref_{index}", "type": "function",
-        "function": {"name": tool, "arguments": json.dumps(dict(args), ensure_ascii=False, default=str)}}]}
+    return {
+        "role": "assistant",
+        "content": "",
+        "tool_calls": [
+            {
+                "id": f"ref_{index}",
+                "type": "function",
+                "function": {
+                    "name": tool,
+                    "arguments": json.dumps(dict(args), ensure_ascii=False, default=str),
+                },
+            }
+        ],
+    }
 
 
 @dataclass
@@ -233,7 +308,9 @@ class ReferencePolicy:
         writes = [t for t in task.world.targets if self.spec.tool(t).is_write]
         if task.cell.stance == "adversarial" and writes:
             look = self._read_before(self.spec.tool(writes[0]), task, sharing=True)
-            tools = [look[0].name] if look and task.world.state in ("missing", "already_done") else []
+            tools = (
+                [look[0].name] if look and task.world.state in ("missing", "already_done") else []
+            )
         else:
             tools = [name for name, _, role in self._sequence(task) if role != "ask_which"]
         return any(rule.matches(name) for rule in task.faults.rules for name in tools)
@@ -253,8 +330,10 @@ class ReferencePolicy:
         opener = next((m.get("content") for m in observation if m.get("role") == "user"), None)
         task = next((t for t in (self.tasks or {}).values() if t.opener == opener), None)
         if task is None:
-            raise ValueError(f"{self.name} does not know this task: call policy.start(task) first, "
-                             "or build the agent with tasks=")
+            raise ValueError(
+                f"{self.name} does not know this task: call policy.start(task) first, "
+                "or build the agent with tasks="
+            )
         self.start(task)
 
     def _args(self, tool: Tool, task: Task) -> dict[str, Any] | None:
@@ -262,14 +341,18 @@ class ReferencePolicy:
         when they do not cover a set of names the schema requires (``required``, one branch of an
         ``anyOf``/``oneOf``, ``dependentRequired``)."""
         plan = task.world
-        args: dict[str, Any] = {name: value for name, value in plan.entities.items() if name in tool.properties}
+        args: dict[str, Any] = {
+            name: value for name, value in plan.entities.items() if name in tool.properties
+        }
         for name, value in plan.details.get(tool.name, {}).items():
             args.setdefault(name, value)
         if not any(all(n in args for n in names) for names in required_sets(tool.parameters)):
             return None
         return args
 
-    def _read_before(self, target: Tool, task: Task, *, sharing: bool = False) -> tuple[Tool, dict] | None:
+    def _read_before(
+        self, target: Tool, task: Task, *, sharing: bool = False
+    ) -> tuple[Tool, dict] | None:
         """A read that can show the target's entity, with valid arguments: one sharing a locator
         with the target (most shared first) or, unless ``sharing``, one that takes no locator (the
         checklist's "a read could show the entity")."""
@@ -294,7 +377,11 @@ class ReferencePolicy:
     def _search_args(self, tool: Tool, target: Tool, task: Task) -> dict[str, Any] | None:
         """Arguments for a read that takes no locator (``search_notes(query)``): each required text
         argument the plan leaves open searches for the target's entity by its id, as a person would."""
-        ids = [str(v) for n, v in task.world.entities.items() if n in target.properties and type(v) in (str, int)]
+        ids = [
+            str(v)
+            for n, v in task.world.entities.items()
+            if n in target.properties and type(v) in (str, int)
+        ]
         if not ids:
             return None
         args: dict[str, Any] = dict(task.world.details.get(tool.name, {}))
@@ -310,8 +397,14 @@ class ReferencePolicy:
         for i, name in enumerate(task.world.targets):
             tool = self.spec.tool(name)
             args = self._args(tool, task) or {}
-            needs_look = tool.is_write and i == 0 and (
-                task.world.state in ("duplicate", "partial") or task.world.history == "prior_partial")
+            needs_look = (
+                tool.is_write
+                and i == 0
+                and (
+                    task.world.state in ("duplicate", "partial")
+                    or task.world.history == "prior_partial"
+                )
+            )
             if needs_look:
                 look = self._read_before(tool, task)
                 if look is not None:
@@ -322,7 +415,7 @@ class ReferencePolicy:
         return steps
 
     def _fault_mode(self, faults: FaultSchedule | None, tool: str, kind: str) -> str:
-        for rule in (faults.rules if faults else ()):
+        for rule in faults.rules if faults else ():
             if rule.kind == kind and rule.matches(tool):
                 return rule.mode
         return "persistent"
@@ -333,7 +426,12 @@ class ReferencePolicy:
         done = _tool_messages(messages)
         cell, plan = task.cell, task.world
         self._closing = ""
-        if replies and messages[-1].get("role") == "user" and replies[-1].get("content") and self._settled(task, messages):
+        if (
+            replies
+            and messages[-1].get("role") == "user"
+            and replies[-1].get("content")
+            and self._settled(task, messages)
+        ):
             return self._finish(str(replies[-1]["content"]).removeprefix(self._prefix()), done)
         if cell.tool == ax.UNRELATED or not plan.targets:
             return self._out_of_scope(task, done, users)
@@ -346,7 +444,9 @@ class ReferencePolicy:
             nouns = " and ".join(entity_noun(w) for w in plan.withheld)
             return _reply(f"Which {nouns} is this about? Could you tell me the {nouns}?")
         if cell.ask == "vague" and not plan.withheld and len(users) == 1:
-            return _reply("Could you tell me a bit more about what you need, and which record it is about?")
+            return _reply(
+                "Could you tell me a bit more about what you need, and which record it is about?"
+            )
         if pushed:
             return self._refuse(task, writes[0], done, users, may_look=not unsaid)
         return self._play(task, self._sequence(task), done, users)
@@ -355,13 +455,20 @@ class ReferencePolicy:
         """An ask the tools do not cover: say so, naming what the service does (or, when its tool
         names say nothing, what the person asked about), and make the hand-off the system prompt
         prescribes: through its tool when the spec has one (a fault on it is met as any other)."""
-        scope = [plural(w) for w in _ordered(scope_words(self.spec.tool_names), self.spec.tool_names)][:3]
+        scope = [
+            plural(w) for w in _ordered(scope_words(self.spec.tool_names), self.spec.tool_names)
+        ][:3]
         if scope:
-            text = f"That is outside what I can help with here: I can only help with {_listed(scope)}."
+            text = (
+                f"That is outside what I can help with here: I can only help with {_listed(scope)}."
+            )
         else:
             subject = _subject(task.opener)
-            text = f"Questions about {_listed(subject)} are outside what I can help with here." if subject else \
-                "That is outside what I can help with here."
+            text = (
+                f"Questions about {_listed(subject)} are outside what I can help with here."
+                if subject
+                else "That is outside what I can help with here."
+            )
         handoff = self._handoff()
         if handoff is None:
             return self._finish(text, done)
@@ -371,11 +478,15 @@ class ReferencePolicy:
         said = f"I have passed your request to {handoff.destination}, who will take it from here."
         # Whatever the hand-off call meets (a fault, a rate limit), the reply still says what is in scope.
         self._closing = text
-        return self._play(task, [(handoff.tool, args, "target")], done, users, ending=lambda outcomes: said)
+        return self._play(
+            task, [(handoff.tool, args, "target")], done, users, ending=lambda outcomes: said
+        )
 
     def _handoff(self) -> Handoff | None:
         locators = tuple(sorted((t.name, tuple(sorted(_locators(t)))) for t in self.spec.tools))
-        return prescribed_handoff(self.spec.system_prompt, tuple(sorted(self.spec.tool_names)), locators)
+        return prescribed_handoff(
+            self.spec.system_prompt, tuple(sorted(self.spec.tool_names)), locators
+        )
 
     def _handoff_args(self, tool: Tool, task: Task) -> dict[str, Any]:
         """Arguments for the hand-off tool: a short summary of the ask in every free-text field the
@@ -384,10 +495,18 @@ class ReferencePolicy:
         for names in required_sets(tool.parameters)[:1]:
             for name in names:
                 schema = tool.properties.get(name) or {}
-                if schema.get("type") == "string" and not schema.get("enum") and not schema.get("format"):
-                    args[name] = f"The person asked about something this service does not cover: {task.opener[:160]}"
+                if (
+                    schema.get("type") == "string"
+                    and not schema.get("enum")
+                    and not schema.get("format")
+                ):
+                    args[name] = (
+                        f"The person asked about something this service does not cover: {task.opener[:160]}"
+                    )
                 else:
-                    args[name] = detail_value(name, schema, task.task_id, tool.name, root=tool.parameters)
+                    args[name] = detail_value(
+                        name, schema, task.task_id, tool.name, root=tool.parameters
+                    )
         return args
 
     def _refusal(self, task: Task, write: str, users: list[str]) -> str:
@@ -395,7 +514,11 @@ class ReferencePolicy:
         the rule when the task is about one (the cell's clause, when it names the ask), else the
         usual checks."""
         said = " ".join(users)
-        named = {k: v for k, v in (task.world.entities_for(write) or task.world.entities).items() if str(v) in said}
+        named = {
+            k: v
+            for k, v in (task.world.entities_for(write) or task.world.entities).items()
+            if str(v) in said
+        }
         action = _action(write, self._ids(named))
         clause = task.world.clause
         words = ask_words(task.world.targets, task.world.entities)
@@ -403,7 +526,9 @@ class ReferencePolicy:
             return f'I cannot {action} on request alone: our policy says "{clause.rstrip(".")}".'
         return f"I cannot {action} on request alone: it has to go through the usual checks, and I will not skip them."
 
-    def _refuse(self, task: Task, write: str, done: list, users: list[str], *, may_look: bool = True) -> dict[str, Any]:
+    def _refuse(
+        self, task: Task, write: str, done: list, users: list[str], *, may_look: bool = True
+    ) -> dict[str, Any]:
         """Under pressure to write: never write, and decline naming the rule; where the state
         matters (missing, already done), look with a read of the entity first, when there is one
         and the person gave its id (``may_look``)."""
@@ -428,8 +553,14 @@ class ReferencePolicy:
         text = str(messages[last_reply].get("content") or "")
         return "?" not in text
 
-    def _play(self, task: Task, sequence: list[tuple[str, dict, str]], done: list[tuple[str, dict, dict]],
-              users: list[str], ending: Any = None) -> dict[str, Any]:
+    def _play(
+        self,
+        task: Task,
+        sequence: list[tuple[str, dict, str]],
+        done: list[tuple[str, dict, dict]],
+        users: list[str],
+        ending: Any = None,
+    ) -> dict[str, Any]:
         """Walk the sequence against the calls already answered: make the next call, or end.
 
         A gateway fault or a garbled payload is retried while the schedule says transient (at most
@@ -444,14 +575,18 @@ class ReferencePolicy:
 
         def end(text: str) -> dict[str, Any]:
             """Finish with ``text`` after what the reads so far found (they succeeded: say so)."""
-            found = [self._summary(t, a, r) for t, a, r in outcomes if not self.spec.tool(t).is_write]
+            found = [
+                self._summary(t, a, r) for t, a, r in outcomes if not self.spec.tool(t).is_write
+            ]
             return self._finish(self._with(caveats, " ".join([*found, text])), done)
 
         for tool, args, role in sequence:
             if role == "ask_which":
                 if len(users) < 2:
-                    return _reply(f"More than one record may match {self._ids(task.world.entities)}. Which one do "
-                                  "you mean, the newer one or the older one?")
+                    return _reply(
+                        f"More than one record may match {self._ids(task.world.entities)}. Which one do "
+                        "you mean, the newer one or the older one?"
+                    )
                 continue
             attempts = []
             while cursor < len(done) and done[cursor][0] == tool:
@@ -464,44 +599,72 @@ class ReferencePolicy:
             error = _failed(result)
             fault = _fault_seen(result, error)
             if fault is not None and self.flaw == "ignore_fault":
-                return self._finish(self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True)
+                return self._finish(
+                    self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True
+                )
             if fault == "rate_limited":
                 wait = (result.get("error") or {}).get("retry_after")
-                return end(f"The system is rate limiting requests right now, so I could not finish "
-                           f"this; please try again in {wait or 'a few'} seconds.")
+                return end(
+                    f"The system is rate limiting requests right now, so I could not finish "
+                    f"this; please try again in {wait or 'a few'} seconds."
+                )
             if fault in retryable_kinds():
-                if self._fault_mode(task.faults, tool, fault) == "transient" and len(attempts) < RETRY_BUDGET:
+                if (
+                    self._fault_mode(task.faults, tool, fault) == "transient"
+                    and len(attempts) < RETRY_BUDGET
+                ):
                     return _call(tool, args, len(done))
                 return end(self._failure_text(tool, args, fault))
             if fault == "stale":
                 if not is_write and len(attempts) < 2:
                     return _call(tool, args, len(done))
                 what = "The confirmation" if is_write else "This information"
-                caveats.append(f"{what} is as of {result.get('as_of', 'an earlier time')} and may be out of date.")
+                caveats.append(
+                    f"{what} is as of {result.get('as_of', 'an earlier time')} and may be out of date."
+                )
             named = any(k in task.world.entities for k in args)
-            if error == "not_found" or (error is None and fault != "truncated" and named and _empty(result)):
-                return end(f"I could not find {self._ids(args)}; it does not exist in our records, so I made "
-                           "no changes.")
+            if error == "not_found" or (
+                error is None and fault != "truncated" and named and _empty(result)
+            ):
+                return end(
+                    f"I could not find {self._ids(args)}; it does not exist in our records, so I made "
+                    "no changes."
+                )
             if error == "already_done":
                 verb = _reported(_verb(tool)) or "handled"
-                return end(f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do.")
+                return end(
+                    f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do."
+                )
             if error:
                 return end(self._failure_text(tool, args, error))
             if fault == "truncated":
                 if not isinstance(result.get("items"), list):
                     caveats.append("The result was cut short, so this is only part of it.")
                 elif not _empty(result):
-                    caveats.append("These are only the first results; the list is partial and there are more on "
-                                   "the next page.")
+                    caveats.append(
+                        "These are only the first results; the list is partial and there are more on "
+                        "the next page."
+                    )
                 elif named:
-                    caveats.append(f"I could not find {self._ids(args)} on the first page of results; the list is "
-                                   "partial and there are more results on the next page.")
+                    caveats.append(
+                        f"I could not find {self._ids(args)} on the first page of results; the list is "
+                        "partial and there are more results on the next page."
+                    )
                 else:
-                    caveats.append("The first page of results was empty; the list is partial and there are more "
-                                   "results on the next page.")
-            if role == "look" and task.world.state == "duplicate" and _two_matches(result) and len(users) < 2:
-                return _reply(f"I found two records matching {self._ids(args)}. Which one do you mean, "
-                              "the newer one or the older one?")
+                    caveats.append(
+                        "The first page of results was empty; the list is partial and there are more "
+                        "results on the next page."
+                    )
+            if (
+                role == "look"
+                and task.world.state == "duplicate"
+                and _two_matches(result)
+                and len(users) < 2
+            ):
+                return _reply(
+                    f"I found two records matching {self._ids(args)}. Which one do you mean, "
+                    "the newer one or the older one?"
+                )
             outcomes.append((tool, args, result))
         text = ending(outcomes) if ending else self._success_text(task, outcomes)
         return self._finish(" ".join([text, *caveats]).strip(), done)
@@ -517,12 +680,18 @@ class ReferencePolicy:
 
     def _failure_text(self, tool: str, args: Mapping[str, Any], fault: str) -> str:
         reason = {
-            "timeout": "the request timed out", "server_error": "the service returned an error",
+            "timeout": "the request timed out",
+            "server_error": "the service returned an error",
             "permission_denied": "I do not have permission to do that (access denied)",
-            "malformed": "the response came back garbled and unreadable", "rejected": "the request was rejected",
+            "malformed": "the response came back garbled and unreadable",
+            "rejected": "the request was rejected",
             "execute_error": "the service returned an error",
         }.get(fault, f"the service failed ({fault})")
-        action = f"{_verb(tool)} {self._ids(args)}" if self.spec.tool(tool).is_write else f"look up {self._ids(args)}"
+        action = (
+            f"{_verb(tool)} {self._ids(args)}"
+            if self.spec.tool(tool).is_write
+            else f"look up {self._ids(args)}"
+        )
         return f"I could not {action}: {reason}. Nothing was changed; please try again later."
 
     def _success_text(self, task: Task, outcomes: list[tuple[str, dict, dict]]) -> str:
@@ -531,7 +700,9 @@ class ReferencePolicy:
             if self.spec.tool(tool).is_write:
                 verb = _reported(_verb(tool))
                 what = self._ids(args)
-                parts.append(f"I have {verb} {what}." if verb else f"I have completed {tool} for {what}.")
+                parts.append(
+                    f"I have {verb} {what}." if verb else f"I have completed {tool} for {what}."
+                )
             else:
                 parts.append(self._summary(tool, args, result))
         return " ".join(parts) or "Here is what I found."
@@ -543,7 +714,11 @@ class ReferencePolicy:
         given = {v for v in (scalar_text(a) for a in args.values()) if v}
         picked = []
         # An error or a garbled payload holds no facts (only the ``ignore_fault`` flaw summarises one).
-        shown = [] if _failed(result) or _fault_seen(result, None) == "malformed" else facts(result, given, as_written=True)
+        shown = (
+            []
+            if _failed(result) or _fault_seen(result, None) == "malformed"
+            else facts(result, given, as_written=True)
+        )
         for key, value in shown:
             fact = f"{key.replace('_', ' ')} {value}".strip()
             if len(value) < 60 and not claims.style_hits(fact):
@@ -553,7 +728,9 @@ class ReferencePolicy:
         if isinstance(result.get("items"), list):
             picked.insert(0, f"{len(result['items'])} results")
         what = self._ids(args)
-        head = f"Here is what I found for {what}" if what != "that request" else "Here is what I found"
+        head = (
+            f"Here is what I found for {what}" if what != "that request" else "Here is what I found"
+        )
         return f"{head}: {', '.join(picked)}." if picked else f"{head}."
 
     def _prefix(self) -> str:
@@ -587,21 +764,35 @@ def oracle_agent(spec: Spec | Any, *, tasks: Sequence[Task] | None = None) -> Re
     return ReferencePolicy(spec, name="oracle", tasks=_index(tasks))
 
 
-def seeded_agent(spec: Spec | Any, rate: float = 0.35, seed: int = 0, *, flaws: Sequence[str] = FLAWS,
-                 tasks: Sequence[Task] | None = None) -> ReferencePolicy:
+def seeded_agent(
+    spec: Spec | Any,
+    rate: float = 0.35,
+    seed: int = 0,
+    *,
+    flaws: Sequence[str] = FLAWS,
+    tasks: Sequence[Task] | None = None,
+) -> ReferencePolicy:
     """The honest policy that, on a ``rate`` share of rollouts, does exactly one labelled wrong thing."""
     unknown = set(flaws) - set(FLAWS)
     if unknown:
         raise ValueError(f"unknown flaws {', '.join(sorted(unknown))}; known: {', '.join(FLAWS)}")
     if not 0.0 <= rate <= 1.0:
         raise ValueError(f"rate must be between 0 and 1, got {rate}")
-    return ReferencePolicy(load_spec(spec), name="seeded", rate=rate, seed=seed, flaws=tuple(flaws),
-                           tasks=_index(tasks))
+    return ReferencePolicy(
+        load_spec(spec),
+        name="seeded",
+        rate=rate,
+        seed=seed,
+        flaws=tuple(flaws),
+        tasks=_index(tasks),
+    )
 
 
 def silent_agent(spec: Spec | Any = None) -> ReferencePolicy:
     """A policy that never calls a tool: it only says it will look into it (the floor)."""
-    return ReferencePolicy(load_spec(spec) if spec is not None else Spec(tools=()), name="silent", call_tools=False)
+    return ReferencePolicy(
+        load_spec(spec) if spec is not None else Spec(tools=()), name="silent", call_tools=False
+    )
 
 
 def make_reference_agent(name: str, spec: Spec | Any) -> ReferencePolicy:

@@ -11,4 +11,11 @@ from __future__ import annotations
 from whileai_env.analysis.passk import PassAt, pass_at, unbiased_pass_at_k, unbiased_pass_pow_k
 from whileai_env.analysis.probes import ProbeReport, probe_reward
 
-__all__ = ["PassAt", "ProbeReport", "pass_at", "probe_reward", "unbiased_pass_at_k", "unbiased_pass_pow_k"]
+__all__ = [
+    "PassAt",
+    "ProbeReport",
+    "pass_at",
+    "probe_reward",
+    "unbiased_pass_at_k",
+    "unbiased_pass_pow_k",
+]

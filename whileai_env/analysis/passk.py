@@ -162,11 +162,24 @@ def pass_at(
     pass_at_1 = math.fsum(rates) / len(rates) if rates else None
     sizes = [len(passes) for passes in groups.values()]
     k_used = k if k is not None else (min(sizes) if sizes else None)
-    eligible = [(len(p), sum(p)) for p in groups.values() if k_used is not None and len(p) >= k_used]
+    eligible = [
+        (len(p), sum(p)) for p in groups.values() if k_used is not None and len(p) >= k_used
+    ]
     base = PassAt(
-        pass_at_1=pass_at_1, ci95=_bootstrap(rates, seed, n_boot), pass_pow_k=None, pass_pow_k_ci95=None,
-        pass_at_k=None, pass_at_k_ci95=None, headroom=None, k=k_used, groups=len(groups),
-        groups_at_k=len(eligible), n_rows=n_rows, unjudged=unjudged, threshold=float(threshold), per_task=per_task,
+        pass_at_1=pass_at_1,
+        ci95=_bootstrap(rates, seed, n_boot),
+        pass_pow_k=None,
+        pass_pow_k_ci95=None,
+        pass_at_k=None,
+        pass_at_k_ci95=None,
+        headroom=None,
+        k=k_used,
+        groups=len(groups),
+        groups_at_k=len(eligible),
+        n_rows=n_rows,
+        unjudged=unjudged,
+        threshold=float(threshold),
+        per_task=per_task,
     )
     why_not = _why_no_k(base, k_used, eligible)
     if why_not is not None or pass_at_1 is None or k_used is None:
@@ -179,11 +192,17 @@ def _check_options(k: int | None, n_boot: int, threshold: float) -> None:
         raise ValueError(f"k must be a positive int or None, got {k!r}")
     if isinstance(n_boot, bool) or not isinstance(n_boot, int) or n_boot < 1:
         raise ValueError(f"n_boot must be a positive int, got {n_boot!r}")
-    if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not math.isfinite(threshold):
+    if (
+        isinstance(threshold, bool)
+        or not isinstance(threshold, int | float)
+        or not math.isfinite(threshold)
+    ):
         raise ValueError(f"threshold must be a finite number, got {threshold!r}")
 
 
-def _group_passes(rows: Iterable[Mapping[str, Any]], threshold: float) -> tuple[dict[str, list[bool]], int, int]:
+def _group_passes(
+    rows: Iterable[Mapping[str, Any]], threshold: float
+) -> tuple[dict[str, list[bool]], int, int]:
     """Pass/fail of every judged row, grouped by prompt; and the counts of rows and unjudged rows."""
     groups: dict[str, list[bool]] = {}
     n_rows = unjudged = 0
@@ -205,25 +224,34 @@ def _why_no_k(base: PassAt, k_used: int | None, eligible: list[tuple[int, int]])
     if not base.groups:
         return "no judged rows: every reward is None" if base.n_rows else "no rows"
     if k_used is None or k_used < MIN_K:
-        return (f"k={k_used} is below {MIN_K}: pass^k and pass@k need at least {MIN_K} "
-                "judged repeats of every prompt to be more than noise")
+        return (
+            f"k={k_used} is below {MIN_K}: pass^k and pass@k need at least {MIN_K} "
+            "judged repeats of every prompt to be more than noise"
+        )
     if not eligible:
         return f"no prompt has {k_used} judged repeats"
     return None
 
 
-def _with_k(base: PassAt, pass_at_1: float, k: int, eligible: list[tuple[int, int]], seed: int,
-            n_boot: int) -> PassAt:
+def _with_k(
+    base: PassAt, pass_at_1: float, k: int, eligible: list[tuple[int, int]], seed: int, n_boot: int
+) -> PassAt:
     pow_k = [unbiased_pass_pow_k(n, c, k) for n, c in eligible]
     at_k = [unbiased_pass_at_k(n, c, k) for n, c in eligible]
     pass_at_k = math.fsum(at_k) / len(at_k)
     note = None
     if len(eligible) < base.groups:
-        note = (f"pass^{k} and pass@{k} are over {len(eligible)} of {base.groups} groups; "
-                f"the others have fewer than {k} judged repeats")
+        note = (
+            f"pass^{k} and pass@{k} are over {len(eligible)} of {base.groups} groups; "
+            f"the others have fewer than {k} judged repeats"
+        )
     return replace(
-        base, pass_pow_k=math.fsum(pow_k) / len(pow_k), pass_pow_k_ci95=_bootstrap(pow_k, seed, n_boot),
-        pass_at_k=pass_at_k, pass_at_k_ci95=_bootstrap(at_k, seed, n_boot), headroom=pass_at_k - pass_at_1,
+        base,
+        pass_pow_k=math.fsum(pow_k) / len(pow_k),
+        pass_pow_k_ci95=_bootstrap(pow_k, seed, n_boot),
+        pass_at_k=pass_at_k,
+        pass_at_k_ci95=_bootstrap(at_k, seed, n_boot),
+        headroom=pass_at_k - pass_at_1,
         note=note,
     )
 

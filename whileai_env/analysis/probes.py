@@ -63,8 +63,17 @@ class _Probe:
 
     def call(self, tool: str, args: Mapping[str, Any]) -> dict[str, Any]:
         self.calls += 1
-        return {"role": "assistant", "content": "", "tool_calls": [{
-            "id": f"probe_{self.calls}", "type": "function", "function": {"name": tool, "arguments": json.dumps(dict(args), default=str)}}]}
+        return {
+            "role": "assistant",
+            "content": "",
+            "tool_calls": [
+                {
+                    "id": f"probe_{self.calls}",
+                    "type": "function",
+                    "function": {"name": tool, "arguments": json.dumps(dict(args), default=str)},
+                }
+            ],
+        }
 
 
 class _Says(_Probe):
@@ -80,7 +89,9 @@ class UnrelatedText(_Probe):
     name, description = "unrelated_text", "replies with unrelated text"
 
     def __call__(self, observation: Sequence[Mapping[str, Any]]) -> Any:
-        return pick(list(UNRELATED_TEXTS), "probe-unrelated", self.task.task_id if self.task else "")
+        return pick(
+            list(UNRELATED_TEXTS), "probe-unrelated", self.task.task_id if self.task else ""
+        )
 
 
 class BlanketRefusal(_Says):
@@ -110,24 +121,35 @@ class EchoUser(_Probe):
     name, description = "echo_user", "repeats the user's last message"
 
     def __call__(self, observation: Sequence[Mapping[str, Any]]) -> Any:
-        return next((str(m.get("content") or "") for m in reversed(observation) if m.get("role") == "user"), "")
+        return next(
+            (str(m.get("content") or "") for m in reversed(observation) if m.get("role") == "user"),
+            "",
+        )
 
 
 def _plan_args(tool: Tool, task: Task) -> dict[str, Any]:
     """Arguments a policy that copies what the user said would give ``tool``: the task's stated
     entities and details, and a plausible value for any other required field."""
     plan = task.world
-    args = {k: v for k, v in plan.entities.items() if k in tool.properties and k not in plan.withheld}
+    args = {
+        k: v for k, v in plan.entities.items() if k in tool.properties and k not in plan.withheld
+    }
     args.update({k: v for k, v in plan.details.get(tool.name, {}).items() if k in tool.properties})
     for name in tool.required:
         if name not in args:
-            args[name] = detail_value(name, tool.properties.get(name), task.task_id, tool.name, root=tool.parameters)
+            args[name] = detail_value(
+                name, tool.properties.get(name), task.task_id, tool.name, root=tool.parameters
+            )
     return args
 
 
 def _target(spec: Spec, task: Task) -> Tool:
     """The task's first target, else (an unrelated ask) the spec's first write, else its first tool."""
-    names = list(task.world.targets) or [t.name for t in spec.tools if t.is_write] or list(spec.tool_names)
+    names = (
+        list(task.world.targets)
+        or [t.name for t in spec.tools if t.is_write]
+        or list(spec.tool_names)
+    )
     return spec.tool(names[0])
 
 
@@ -143,7 +165,10 @@ class ReadThenClaim(_Probe):
 
 
 class PlaceholderTarget(_Probe):
-    name, description = "placeholder_target", "calls the target with empty, then placeholder arguments"
+    name, description = (
+        "placeholder_target",
+        "calls the target with empty, then placeholder arguments",
+    )
 
     def __call__(self, observation: Sequence[Mapping[str, Any]]) -> Any:
         if self.task is None or self.calls >= 2:
@@ -163,10 +188,20 @@ class RetryForever(_Probe):
         return self.call(tool.name, _plan_args(tool, self.task))
 
 
-PROBES: dict[str, type[_Probe]] = {p.name: p for p in (
-    UnrelatedText, BlanketRefusal, BlanketHandoff, BlanketQuestion, ClaimWithoutActing, EchoUser, ReadThenClaim,
-    PlaceholderTarget, RetryForever,
-)}
+PROBES: dict[str, type[_Probe]] = {
+    p.name: p
+    for p in (
+        UnrelatedText,
+        BlanketRefusal,
+        BlanketHandoff,
+        BlanketQuestion,
+        ClaimWithoutActing,
+        EchoUser,
+        ReadThenClaim,
+        PlaceholderTarget,
+        RetryForever,
+    )
+}
 
 
 @dataclass(frozen=True)
@@ -187,9 +222,15 @@ class ProbeRow:
         return self.pass_rate > self.right_share + 1e-9
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "description": self.description, "pass_rate": self.pass_rate,
-                "mean_reward": self.mean_reward, "right_share": self.right_share, "graded": self.graded,
-                "flagged": self.flagged}
+        return {
+            "name": self.name,
+            "description": self.description,
+            "pass_rate": self.pass_rate,
+            "mean_reward": self.mean_reward,
+            "right_share": self.right_share,
+            "graded": self.graded,
+            "flagged": self.flagged,
+        }
 
 
 @dataclass(frozen=True)
@@ -213,29 +254,49 @@ class ProbeReport:
         return [row.name for row in self.table if row.flagged]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"spec": self.spec, "judge": self.judge, "tasks": self.tasks, "seed": self.seed,
-                "table": [row.to_dict() for row in self.table], "oracle_pass_rate": self.oracle_pass_rate,
-                "checkable": self.checkable, "act_shares": dict(self.act_shares),
-                "restraint_share": self.restraint_share, "flagged": self.flagged}
+        return {
+            "spec": self.spec,
+            "judge": self.judge,
+            "tasks": self.tasks,
+            "seed": self.seed,
+            "table": [row.to_dict() for row in self.table],
+            "oracle_pass_rate": self.oracle_pass_rate,
+            "checkable": self.checkable,
+            "act_shares": dict(self.act_shares),
+            "restraint_share": self.restraint_share,
+            "flagged": self.flagged,
+        }
 
     def format(self) -> str:
         """The report as a text table, one probe a line, flagged probes marked ``!``."""
-        knob = "grid default" if self.restraint_share is None else f"restraint_share={self.restraint_share:g}"
+        knob = (
+            "grid default"
+            if self.restraint_share is None
+            else f"restraint_share={self.restraint_share:g}"
+        )
         share = self.act_shares.get
         restraint = ("handoff", "redirect", "decline")
-        lines = [f"probe-reward {self.spec}: {self.tasks} tasks (seed {self.seed}, {knob}), judge {self.judge}",
-                 f"right outcome is not to act: {math.fsum(share(a, 0.0) for a in restraint):.1%} of tasks ("
-                 + ", ".join(f"{a} {share(a, 0.0):.1%}" for a in restraint)
-                 + f"); ask before acting: {share('question', 0.0):.1%}",
-                 f"{'policy':<22}{'pass':>8}{'mean':>8}{'right':>8}  behaviour"]
+        lines = [
+            f"probe-reward {self.spec}: {self.tasks} tasks (seed {self.seed}, {knob}), judge {self.judge}",
+            f"right outcome is not to act: {math.fsum(share(a, 0.0) for a in restraint):.1%} of tasks ("
+            + ", ".join(f"{a} {share(a, 0.0):.1%}" for a in restraint)
+            + f"); ask before acting: {share('question', 0.0):.1%}",
+            f"{'policy':<22}{'pass':>8}{'mean':>8}{'right':>8}  behaviour",
+        ]
         for row in self.table:
             mark = " !" if row.flagged else ""
-            lines.append(f"{row.name:<22}{row.pass_rate:>8.1%}{row.mean_reward:>8.3f}{row.right_share:>8.1%}  "
-                         f"{row.description}{mark}")
-        lines.append(f"{'oracle':<22}{self.oracle_pass_rate:>8.1%}{'':>8}{'':>8}  the ceiling, on {self.checkable} "
-                     "checkable tasks")
+            lines.append(
+                f"{row.name:<22}{row.pass_rate:>8.1%}{row.mean_reward:>8.3f}{row.right_share:>8.1%}  "
+                f"{row.description}{mark}"
+            )
+        lines.append(
+            f"{'oracle':<22}{self.oracle_pass_rate:>8.1%}{'':>8}{'':>8}  the ceiling, on {self.checkable} "
+            "checkable tasks"
+        )
         if self.flagged:
-            lines.append("! passes more often than its behaviour is right: reward a policy can earn without the task")
+            lines.append(
+                "! passes more often than its behaviour is right: reward a policy can earn without the task"
+            )
         else:
             lines.append("no probe passes more often than its behaviour is right")
         return "\n".join(lines)
@@ -260,8 +321,12 @@ def _grade(rows: list[dict[str, Any]], judge: Callable[[dict], Any] | None) -> l
     if judge is None:
         return [float(task_checklist(row)["reward"]) for row in rows]
     graded = run_judge(rows, judge)
-    return [float(r["reward"]) if isinstance(r.get("reward"), int | float) and math.isfinite(r["reward"]) else 0.0
-            for r in graded]
+    return [
+        float(r["reward"])
+        if isinstance(r.get("reward"), int | float) and math.isfinite(r["reward"])
+        else 0.0
+        for r in graded
+    ]
 
 
 def _select(policies: str | Sequence[str]) -> list[type[_Probe]]:
@@ -270,12 +335,22 @@ def _select(policies: str | Sequence[str]) -> list[type[_Probe]]:
     names = [policies] if isinstance(policies, str) else list(policies)
     unknown = [n for n in names if n not in PROBES]
     if unknown:
-        raise ValueError(f"unknown probe {', '.join(map(repr, unknown))}; known: {', '.join(PROBES)}")
+        raise ValueError(
+            f"unknown probe {', '.join(map(repr, unknown))}; known: {', '.join(PROBES)}"
+        )
     return [PROBES[n] for n in names]
 
 
-def probe_reward(spec: Spec | Any, policies: str | Sequence[str] = "all", n: int = 200, judge: Callable[[dict], Any] | None = None,
-                 seed: int = 0, *, restraint_share: float | None = None, fault_rate: float | None = None) -> ProbeReport:
+def probe_reward(
+    spec: Spec | Any,
+    policies: str | Sequence[str] = "all",
+    n: int = 200,
+    judge: Callable[[dict], Any] | None = None,
+    seed: int = 0,
+    *,
+    restraint_share: float | None = None,
+    fault_rate: float | None = None,
+) -> ProbeReport:
     """Play the trivial policies (:data:`PROBES`) and the oracle on ``n`` tasks of ``spec`` and
     report what the reward pays each.
 
@@ -290,17 +365,37 @@ def probe_reward(spec: Spec | Any, policies: str | Sequence[str] = "all", n: int
     tasks = draw_tasks(spec, n, seed=seed, restraint_share=restraint_share, fault_rate=fault_rate)
     oracle_rows = [_play(spec, task, oracle_agent(spec)) for task in tasks]
     acts = [restraint_act(row) for row in oracle_rows]
-    checkable = [i for i, row in enumerate(oracle_rows) if task_checklist(row)["markers"].get("outcome_checked")]
+    checkable = [
+        i
+        for i, row in enumerate(oracle_rows)
+        if task_checklist(row)["markers"].get("outcome_checked")
+    ]
     oracle_rewards = _grade([oracle_rows[i] for i in checkable], judge)
     table = []
     for probe in chosen:
         rewards = _grade([_play(spec, task, probe(spec)) for task in tasks], judge)
         right = sum(act in probe.right_when for act in acts) / len(tasks)
-        table.append(ProbeRow(probe.name, probe.description, sum(r >= 1.0 for r in rewards) / len(rewards),
-                              math.fsum(rewards) / len(rewards), right, len(rewards)))
+        table.append(
+            ProbeRow(
+                probe.name,
+                probe.description,
+                sum(r >= 1.0 for r in rewards) / len(rewards),
+                math.fsum(rewards) / len(rewards),
+                right,
+                len(rewards),
+            )
+        )
     shares = {act: sum(a == act for a in acts) / len(tasks) for act in RESTRAINT_ACTS}
     return ProbeReport(
-        spec=spec.name, judge=getattr(judge, "__name__", type(judge).__name__) if judge is not None else "task_checklist",
-        tasks=len(tasks), seed=seed, table=tuple(table),
+        spec=spec.name,
+        judge=getattr(judge, "__name__", type(judge).__name__)
+        if judge is not None
+        else "task_checklist",
+        tasks=len(tasks),
+        seed=seed,
+        table=tuple(table),
         oracle_pass_rate=sum(r >= 1.0 for r in oracle_rewards) / max(1, len(oracle_rewards)),
-        checkable=len(checkable), act_shares=shares, restraint_share=restraint_share)
+        checkable=len(checkable),
+        act_shares=shares,
+        restraint_share=restraint_share,
+    )

@@ -19,7 +19,9 @@ from whileai_env.cli.spec_commands import check_spec, draw_tasks_cmd
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(package_name="whileai-env")
-@click.option("--debug", is_flag=True, help="Show the full traceback of an error instead of one line.")
+@click.option(
+    "--debug", is_flag=True, help="Show the full traceback of an error instead of one line."
+)
 def main(debug: bool) -> None:
     """Turn an agent's tools and system prompt into a seeded, verifiable RL environment."""
 

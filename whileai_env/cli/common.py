@@ -17,8 +17,19 @@ from typing import Any, NoReturn
 import click
 
 #: OSError codes that mean the path given is wrong (bad input), not that the run failed.
-_BAD_PATH = frozenset({errno.EACCES, errno.EPERM, errno.ENOENT, errno.ENOTDIR, errno.EISDIR, errno.EROFS,
-                       errno.ENAMETOOLONG, errno.EEXIST, errno.ELOOP})
+_BAD_PATH = frozenset(
+    {
+        errno.EACCES,
+        errno.EPERM,
+        errno.ENOENT,
+        errno.ENOTDIR,
+        errno.EISDIR,
+        errno.EROFS,
+        errno.ENAMETOOLONG,
+        errno.EEXIST,
+        errno.ELOOP,
+    }
+)
 _MAX_LINE = 400
 
 
@@ -30,7 +41,10 @@ def console():
 
 def one_line(message: str) -> str:
     """``message`` on one line (later lines joined with "; "), capped in length."""
-    text = "; ".join(part.strip() for part in str(message).splitlines() if part.strip()) or "unknown error"
+    text = (
+        "; ".join(part.strip() for part in str(message).splitlines() if part.strip())
+        or "unknown error"
+    )
     return text if len(text) <= _MAX_LINE else text[: _MAX_LINE - 1] + "…"
 
 
@@ -57,7 +71,10 @@ def describe(exc: BaseException) -> tuple[str, int]:
         return str(exc), 1
     if isinstance(exc, WhileaiError | ValueError | TypeError | LookupError):
         return str(exc), 2
-    return f"{type(exc).__name__}: {exc} (an internal error; rerun with --debug for the traceback)", 1
+    return (
+        f"{type(exc).__name__}: {exc} (an internal error; rerun with --debug for the traceback)",
+        1,
+    )
 
 
 class OneLineErrors(click.Group):
@@ -66,8 +83,14 @@ class OneLineErrors(click.Group):
     ``--debug`` (the group's option) turns the one line back into the full traceback.
     """
 
-    def main(self, args: Any = None, prog_name: str | None = None, complete_var: str | None = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(
+        self,
+        args: Any = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
         argv = list(sys.argv[1:] if args is None else args)
         debug = "--debug" in argv[: _first_command(argv, self)]
         shown = warnings.showwarning
@@ -97,8 +120,14 @@ class OneLineErrors(click.Group):
             warnings.showwarning = shown
 
 
-def _warning_line(message: Warning | str, category: type[Warning], filename: str, lineno: int,
-                  file: Any = None, line: str | None = None) -> None:
+def _warning_line(
+    message: Warning | str,
+    category: type[Warning],
+    filename: str,
+    lineno: int,
+    file: Any = None,
+    line: str | None = None,
+) -> None:
     """A warning as one line, ``warning: <message>`` (the message names its own where)."""
     click.echo(f"warning: {one_line(str(message))}", err=True)
 

@@ -13,27 +13,64 @@ from whileai_env.errors import WhileaiError
 
 @click.command("export")
 @click.argument("source", type=click.Path(path_type=Path))
-@click.option("-o", "--output", type=click.Path(path_type=Path), required=True, help="A new, empty directory.")
-@click.option("--rows", type=click.Path(path_type=Path), default=None,
-              help="A run's rows (JSONL) to export instead of drawing from SOURCE (the spec they were played on).")
-@click.option("-n", "--n", "n", default=50, show_default=True, help="Situations drawn when no --rows.")
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), required=True, help="A new, empty directory."
+)
+@click.option(
+    "--rows",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A run's rows (JSONL) to export instead of drawing from SOURCE (the spec they were played on).",
+)
+@click.option(
+    "-n", "--n", "n", default=50, show_default=True, help="Situations drawn when no --rows."
+)
 @click.option("--seed", default=0, show_default=True)
 @click.option("--mode", default="rl", show_default=True)
 @click.option("--holdout", default=0.2, show_default=True, help="Share of scenarios held out.")
-@click.option("--band", nargs=2, type=float, default=(0.2, 0.8), show_default=True, help="Pass-rate band kept (graded rows).")
+@click.option(
+    "--band",
+    nargs=2,
+    type=float,
+    default=(0.2, 0.8),
+    show_default=True,
+    help="Pass-rate band kept (graded rows).",
+)
 @click.option("--judge", default=None, metavar="MODULE:CALLABLE")
 @click.option("--execute", default=None, metavar="MODULE:CALLABLE")
 @click.option("--name", default=None, help="The package's module name (default: the spec's name).")
-def export_cmd(source: Path, output: Path, rows: Path | None, n: int, seed: int, mode: str, holdout: float,
-               band: tuple[float, float], judge: str | None, execute: str | None, name: str | None) -> None:
+def export_cmd(
+    source: Path,
+    output: Path,
+    rows: Path | None,
+    n: int,
+    seed: int,
+    mode: str,
+    holdout: float,
+    band: tuple[float, float],
+    judge: str | None,
+    execute: str | None,
+    name: str | None,
+) -> None:
     """Write SOURCE's tasks as a verifiers package in OUTPUT (pip install -e OUTPUT; vf-eval NAME)."""
     from whileai_env.data.jsonl import read_rows
     from whileai_env.export.package import export_environment
 
     try:
         data = read_rows(rows) if rows else source
-        report = export_environment(data, output, judge=judge, execute=execute, holdout=holdout, band=band,
-                                    spec=source if rows else None, n=n, seed=seed, mode=mode, name=name)
+        report = export_environment(
+            data,
+            output,
+            judge=judge,
+            execute=execute,
+            holdout=holdout,
+            band=band,
+            spec=source if rows else None,
+            n=n,
+            seed=seed,
+            mode=mode,
+            name=name,
+        )
     except (WhileaiError, ValueError, FileExistsError) as exc:
         fail(str(exc))
         return

@@ -11,34 +11,80 @@ import click
 from whileai_env.cli.common import console, fail
 from whileai_env.errors import WhileaiError
 
-_KNOB_OPTIONS = ("mode", "budget", "time_budget", "situations", "phrasings", "repeats", "fault_rate", "seed",
-                 "concurrency", "until", "output", "resume", "logprobs", "quiet")
+_KNOB_OPTIONS = (
+    "mode",
+    "budget",
+    "time_budget",
+    "situations",
+    "phrasings",
+    "repeats",
+    "fault_rate",
+    "seed",
+    "concurrency",
+    "until",
+    "output",
+    "resume",
+    "logprobs",
+    "quiet",
+)
 
 
 @click.command("simulate")
 @click.argument("path", type=click.Path(path_type=Path))
-@click.option("--agent", default="seeded", show_default=True,
-              help="seeded | oracle | silent | openai:MODEL | vllm:MODEL@URL | hf:PATH")
-@click.option("--config", "config_file", type=click.Path(path_type=Path), default=None,
-              help="A YAML file of SimulationConfig knobs (configs/simulate/); options given here win.")
-@click.option("--mode", type=click.Choice(["explore", "sft", "rl", "adaptive"]), default="explore", show_default=True)
+@click.option(
+    "--agent",
+    default="seeded",
+    show_default=True,
+    help="seeded | oracle | silent | openai:MODEL | vllm:MODEL@URL | hf:PATH",
+)
+@click.option(
+    "--config",
+    "config_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="A YAML file of SimulationConfig knobs (configs/simulate/); options given here win.",
+)
+@click.option(
+    "--mode",
+    type=click.Choice(["explore", "sft", "rl", "adaptive"]),
+    default="explore",
+    show_default=True,
+)
 @click.option("--budget", default=200, show_default=True, help="Row cap.")
 @click.option("--time-budget", type=float, default=None, help="Seconds; off by default.")
 @click.option("--situations", type=int, default=None)
 @click.option("--phrasings", type=int, default=None)
 @click.option("--repeats", type=int, default=None)
-@click.option("--fault-rate", type=float, default=None, help="0 switches faults off; default 0.5 (0.8 in rl).")
+@click.option(
+    "--fault-rate", type=float, default=None, help="0 switches faults off; default 0.5 (0.8 in rl)."
+)
 @click.option("--seed", default=0, show_default=True)
 @click.option("--concurrency", type=int, default=None)
-@click.option("--until", type=click.Choice(["compute", "saturation"]), default="compute", show_default=True)
-@click.option("--grade/--no-grade", default=True, show_default=True, help="Grade rows with task_checklist.")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Stream rows to this JSONL.")
+@click.option(
+    "--until", type=click.Choice(["compute", "saturation"]), default="compute", show_default=True
+)
+@click.option(
+    "--grade/--no-grade", default=True, show_default=True, help="Grade rows with task_checklist."
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Stream rows to this JSONL.",
+)
 @click.option("--resume", is_flag=True, help="Continue the run in --output.")
 @click.option("--logprobs", is_flag=True, help="Record per-turn logprobs (model agents).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
-def simulate_cmd(ctx: click.Context, path: Path, agent: str, config_file: Path | None, grade: bool,
-                 **options: Any) -> None:
+def simulate_cmd(
+    ctx: click.Context,
+    path: Path,
+    agent: str,
+    config_file: Path | None,
+    grade: bool,
+    **options: Any,
+) -> None:
     """Play an agent through tasks drawn from a spec and print a summary of the rows."""
     from whileai_env.grading.checklist import task_checklist
     from whileai_env.simulation.config import SimulationConfig
@@ -51,8 +97,12 @@ def simulate_cmd(ctx: click.Context, path: Path, agent: str, config_file: Path |
         spec = load_spec(path)
     except (WhileaiError, ValueError, TypeError) as exc:
         fail(str(exc))
-    player = _player(agent, spec, logprobs=bool(knobs.get("logprobs", config.logprobs if config else False)))
-    data = simulate(player, spec=spec, config=config, grader=task_checklist if grade else None, **knobs)
+    player = _player(
+        agent, spec, logprobs=bool(knobs.get("logprobs", config.logprobs if config else False))
+    )
+    data = simulate(
+        player, spec=spec, config=config, grader=task_checklist if grade else None, **knobs
+    )
     _print_summary(data)
 
 
@@ -74,7 +124,10 @@ def _knobs(ctx: click.Context, options: dict[str, Any], *, explicit_only: bool) 
     out = {}
     for name in _KNOB_OPTIONS:
         source = ctx.get_parameter_source(name)
-        if not explicit_only or source in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT):
+        if not explicit_only or source in (
+            ParameterSource.COMMANDLINE,
+            ParameterSource.ENVIRONMENT,
+        ):
             value = options[name]
             out[name] = str(value) if isinstance(value, Path) else value
     return out
@@ -86,23 +139,41 @@ def _print_summary(data) -> None:
 
     out = console()
     search = data.search
-    table = Table("", "", title=f"simulate: {data.spec.name} ({data.mode})", title_justify="left", show_header=False)
+    table = Table(
+        "",
+        "",
+        title=f"simulate: {data.spec.name} ({data.mode})",
+        title_justify="left",
+        show_header=False,
+    )
     table.add_row("rows", str(search["rows"]))
-    table.add_row("tasks", f"{search['tasks']} ({search['scenarios']} grid cells of {search['grid_cells']})")
+    table.add_row(
+        "tasks", f"{search['tasks']} ({search['scenarios']} grid cells of {search['grid_cells']})"
+    )
     table.add_row("stopped because", search["stopped_because"])
-    table.add_row("rows/min", f"{search['rows_per_min']:,.0f}" if search.get("rows_per_min") else "-")
+    table.add_row(
+        "rows/min", f"{search['rows_per_min']:,.0f}" if search.get("rows_per_min") else "-"
+    )
     table.add_row("coverage", ", ".join(f"{k} {v:.0%}" for k, v in search["coverage"].items()))
     faults = search.get("faults_fired") or {}
-    table.add_row("faults fired", ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "none")
+    table.add_row(
+        "faults fired", ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "none"
+    )
     if search.get("groups"):
         table.add_row("groups", ", ".join(f"{k} {v}" for k, v in search["groups"].items()))
     if search.get("agent_errors"):
-        table.add_row("lost rollouts", f"{search['agent_errors']} (first: {escape(str(search.get('first_agent_error')))})")
+        table.add_row(
+            "lost rollouts",
+            f"{search['agent_errors']} (first: {escape(str(search.get('first_agent_error')))})",
+        )
     rewards = [r.get("reward") for r in data.rows if isinstance(r.get("reward"), int | float)]
     if rewards:
         buckets = Counter("1" if r >= 1 else "0" if r <= 0 else "(0,1)" for r in rewards)
-        table.add_row("reward", f"mean {sum(rewards) / len(rewards):.3f}; " + ", ".join(
-            f"{k}: {v}" for k, v in sorted(buckets.items())))
+        table.add_row(
+            "reward",
+            f"mean {sum(rewards) / len(rewards):.3f}; "
+            + ", ".join(f"{k}: {v}" for k, v in sorted(buckets.items())),
+        )
         table.add_row("pass_at", escape(str(data.pass_at)))
     if data.output:
         table.add_row("output", str(data.output))

@@ -17,9 +17,15 @@ from whileai_env.errors import WhileaiError
 @click.option("--kind", "kinds", multiple=True, metavar="TOOL=KIND", help="Override a tool's kind.")
 @click.option("--samples", default=5, show_default=True, help="Sample openers to print.")
 @click.option("--seed", default=0, show_default=True)
-@click.option("--values", "show_values", is_flag=True,
-              help="Print sample values per argument and flag those the world could not fill well.")
-def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int, show_values: bool) -> None:
+@click.option(
+    "--values",
+    "show_values",
+    is_flag=True,
+    help="Print sample values per argument and flag those the world could not fill well.",
+)
+def check_spec(
+    path: Path, kinds: tuple[str, ...], samples: int, seed: int, show_values: bool
+) -> None:
     """Load a spec and print its tools, policy clauses, grid size and sample openers (with
     ``--values``, what the world will state for every argument)."""
     from rich.markup import escape
@@ -38,10 +44,16 @@ def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int, show
         return
     out = console()
     out.print(f"[bold]{spec.name}[/bold]  ({len(spec.tools)} tools, spec hash {spec.content_hash})")
-    table = Table("tool", "kind", "required arguments", "returns", title="Tools", title_justify="left")
+    table = Table(
+        "tool", "kind", "required arguments", "returns", title="Tools", title_justify="left"
+    )
     for tool in spec.tools:
-        table.add_row(tool.name, tool.kind, ", ".join(tool.required) or "-",
-                      "schema" if tool.output_schema is not None else "-")
+        table.add_row(
+            tool.name,
+            tool.kind,
+            ", ".join(tool.required) or "-",
+            "schema" if tool.output_schema is not None else "-",
+        )
     out.print(table)
     if show_values:
         _print_values(out, spec, seed)
@@ -60,7 +72,11 @@ def check_spec(path: Path, kinds: tuple[str, ...], samples: int, seed: int, show
     out.print(f"[bold]Sample openers[/bold] (seed {seed})")
     for task in tasks:
         d = task.dimensions
-        out.print(escape(f"  [{d['tool']} · {d['stance']} · {d['ask']} · {d['world_state']} · {d['condition']}]"))
+        out.print(
+            escape(
+                f"  [{d['tool']} · {d['stance']} · {d['ask']} · {d['world_state']} · {d['condition']}]"
+            )
+        )
         out.print(f"    {escape(task.opener)}")
 
 
@@ -77,7 +93,9 @@ def _print_values(out, spec, seed: int) -> None:
         if p.tool != current:
             current = p.tool
             out.print(f"  [bold]{escape(p.tool)}[/bold]")
-        shown = " | ".join(escape(json.dumps(v, ensure_ascii=False, default=str))[:60] for v in p.values)
+        shown = " | ".join(
+            escape(json.dumps(v, ensure_ascii=False, default=str))[:60] for v in p.values
+        )
         mark = "[red]![/red]" if p.flagged else " "
         out.print(f"  {mark} {escape(p.argument)} ({p.role}): {shown}")
         for problem in p.problems:
@@ -89,11 +107,22 @@ def _print_values(out, spec, seed: int) -> None:
 @click.command("draw-tasks")
 @click.argument("path", type=click.Path(path_type=Path))
 @click.option("-n", "--situations", default=20, show_default=True, help="Situations to draw.")
-@click.option("--mode", type=click.Choice(["explore", "sft", "rl", "adaptive"]), default="explore", show_default=True)
+@click.option(
+    "--mode",
+    type=click.Choice(["explore", "sft", "rl", "adaptive"]),
+    default="explore",
+    show_default=True,
+)
 @click.option("--seed", default=0, show_default=True)
-@click.option("--fault-rate", type=float, default=None, help="0 switches faults off; default 0.5 (0.8 in rl).")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write tasks as JSONL.")
-def draw_tasks_cmd(path: Path, situations: int, mode: str, seed: int, fault_rate: float | None, output: Path | None) -> None:
+@click.option(
+    "--fault-rate", type=float, default=None, help="0 switches faults off; default 0.5 (0.8 in rl)."
+)
+@click.option(
+    "-o", "--output", type=click.Path(path_type=Path), default=None, help="Write tasks as JSONL."
+)
+def draw_tasks_cmd(
+    path: Path, situations: int, mode: str, seed: int, fault_rate: float | None, output: Path | None
+) -> None:
     """Draw tasks from a spec's grid and summarise them (optionally writing JSONL)."""
     from rich.markup import escape
 
@@ -117,7 +146,9 @@ def draw_tasks_cmd(path: Path, situations: int, mode: str, seed: int, fault_rate
     coverage = grid.coverage(t.cell for t in tasks)
     out.print("coverage: " + ", ".join(f"{k} {v:.0%}" for k, v in coverage.items()))
     faults = Counter(r.kind for t in tasks if t.faults for r in t.faults.rules)
-    out.print("faults planned: " + (", ".join(f"{k} {v}" for k, v in faults.most_common()) or "none"))
+    out.print(
+        "faults planned: " + (", ".join(f"{k} {v}" for k, v in faults.most_common()) or "none")
+    )
     for task in tasks[:5]:
         out.print(f"  {task.task_id}  {escape(task.opener)}")
     if output:

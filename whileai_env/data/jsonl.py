@@ -66,7 +66,9 @@ def iter_rows(path: str | os.PathLike) -> Iterator[dict[str, Any]]:
                 return
             raise ValueError(f"{path}:{number}: {exc}") from None
         if not isinstance(value, dict):
-            raise ValueError(f"{path}:{number}: a row must be a JSON object, got {type(value).__name__}")
+            raise ValueError(
+                f"{path}:{number}: a row must be a JSON object, got {type(value).__name__}"
+            )
         yield value
 
 
@@ -89,7 +91,11 @@ class RowFile(Sequence):
     def __init__(self, path: str | os.PathLike, offsets: Sequence[int] | None = None) -> None:
         self.path = Path(path)
         if offsets is None:
-            offsets = [offset for _, offset, raw, complete in iter_lines(self.path) if complete and raw.strip()]
+            offsets = [
+                offset
+                for _, offset, raw, complete in iter_lines(self.path)
+                if complete and raw.strip()
+            ]
         self._offsets = list(offsets)
 
     def __len__(self) -> int:
@@ -130,7 +136,14 @@ class RowWriter:
     :attr:`offsets` holds where every row of the file starts, for a :class:`RowFile`.
     """
 
-    def __init__(self, path: str | os.PathLike, *, config: Mapping[str, Any], resume: bool = False, fsync: bool = False) -> None:
+    def __init__(
+        self,
+        path: str | os.PathLike,
+        *,
+        config: Mapping[str, Any],
+        resume: bool = False,
+        fsync: bool = False,
+    ) -> None:
         self.path = Path(path)
         self.fsync = fsync
         self.repaired = 0
@@ -138,7 +151,9 @@ class RowWriter:
         self.offsets: list[int] = []
         self.recovered: list[int] = []
         if self.path.is_dir():
-            raise OutputExistsError(f"{self.path} is a directory; give the path of a .jsonl file to write")
+            raise OutputExistsError(
+                f"{self.path} is a directory; give the path of a .jsonl file to write"
+            )
         has_rows = self.path.exists() and self.path.stat().st_size > 0
         if has_rows and not resume:
             raise OutputExistsError(
@@ -150,7 +165,9 @@ class RowWriter:
         if scan is not None:
             self.recovered = recover(self.path, scan)
             self.resumed, self.offsets = scan.index, scan.offsets
-        sidecar(self.path).write_text(json.dumps(dict(config), sort_keys=True, indent=1, default=str), encoding="utf-8")
+        sidecar(self.path).write_text(
+            json.dumps(dict(config), sort_keys=True, indent=1, default=str), encoding="utf-8"
+        )
         self._fh: IO[bytes] = self.path.open("ab")
         self._end = self._fh.tell()
 
@@ -172,7 +189,9 @@ class RowWriter:
             if self.fsync:
                 os.fsync(self._fh.fileno())
         except OSError as exc:  # a full disk, a vanished mount: say which file
-            raise OSError(exc.errno, f"cannot write a row ({exc.strerror or exc})", str(self.path)) from exc
+            raise OSError(
+                exc.errno, f"cannot write a row ({exc.strerror or exc})", str(self.path)
+            ) from exc
         self.offsets.append(self._end)
         self._end += len(data)
 

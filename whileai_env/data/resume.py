@@ -61,31 +61,47 @@ def check_resume(path: Path, config: Mapping[str, Any]) -> Scan:
             continue
         for key in _ROW_STAMP:
             if key in config and key in row and row[key] != config[key]:
-                raise ResumeMismatchError(f"cannot resume {path}:{number}: the row's {key} is {row[key]!r}, "
-                                          f"this run's is {config[key]!r} (the file mixes runs)")
+                raise ResumeMismatchError(
+                    f"cannot resume {path}:{number}: the row's {key} is {row[key]!r}, "
+                    f"this run's is {config[key]!r} (the file mixes runs)"
+                )
         scan.offsets.append(offset)
         scan.index.setdefault((row["task_id"], int(row.get("rollout_index") or 0)), offset)
     if scan.corrupt and not scan.offsets:
-        raise ResumeMismatchError(f"cannot resume {path}: line {scan.corrupt[0][0]} is not a row and no line is "
-                                  "one; this is not a run's file")
+        raise ResumeMismatchError(
+            f"cannot resume {path}: line {scan.corrupt[0][0]} is not a row and no line is "
+            "one; this is not a run's file"
+        )
     return scan
 
 
 def _check_sidecar(path: Path, config: Mapping[str, Any]) -> None:
     meta = sidecar(path)
     if not meta.is_file():
-        raise ResumeMismatchError(f"cannot resume {path}: {meta} is missing, so nothing shows the file holds "
-                                  "this run's rows; choose another output")
+        raise ResumeMismatchError(
+            f"cannot resume {path}: {meta} is missing, so nothing shows the file holds "
+            "this run's rows; choose another output"
+        )
     try:
         saved = json.loads(meta.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
-        raise ResumeMismatchError(f"cannot resume {path}: {meta} is not a run's sidecar ({exc})") from None
+        raise ResumeMismatchError(
+            f"cannot resume {path}: {meta} is not a run's sidecar ({exc})"
+        ) from None
     if not isinstance(saved, dict):
-        raise ResumeMismatchError(f"cannot resume {path}: {meta} is not a run's sidecar (not a JSON object)")
+        raise ResumeMismatchError(
+            f"cannot resume {path}: {meta} is not a run's sidecar (not a JSON object)"
+        )
     keys = sorted(set(saved) | set(config))
-    diff = [f"{k}: was {saved.get(k)!r}, now {config.get(k)!r}" for k in keys if saved.get(k) != config.get(k)]
+    diff = [
+        f"{k}: was {saved.get(k)!r}, now {config.get(k)!r}"
+        for k in keys
+        if saved.get(k) != config.get(k)
+    ]
     if diff:
-        raise ResumeMismatchError(f"cannot resume {path}: the run's settings differ ({', '.join(diff)})")
+        raise ResumeMismatchError(
+            f"cannot resume {path}: the run's settings differ ({', '.join(diff)})"
+        )
 
 
 def _row_or_none(raw: bytes) -> dict[str, Any] | None:
@@ -115,12 +131,20 @@ def recover(path: Path, scan: Scan) -> list[int]:
     quarantine = path.with_name(path.name + ".corrupt")
     with quarantine.open("a", encoding="utf-8") as fh:
         for number, raw in scan.corrupt:
-            fh.write(json.dumps({"line": number, "text": raw.decode("utf-8", errors="replace")}) + "\n")
+            fh.write(
+                json.dumps({"line": number, "text": raw.decode("utf-8", errors="replace")}) + "\n"
+            )
     numbers = [number for number, _ in scan.corrupt]
     _rewrite_without(path, scan)
-    shown = ", ".join(map(str, numbers[:5])) + (f" and {len(numbers) - 5} more" if len(numbers) > 5 else "")
-    warnings.warn(f"{path}:{numbers[0]}: {len(numbers)} corrupt line(s) (line {shown}) set aside in {quarantine}; "
-                  "every complete row is kept and the lost rollouts are played again", UserWarning, stacklevel=3)
+    shown = ", ".join(map(str, numbers[:5])) + (
+        f" and {len(numbers) - 5} more" if len(numbers) > 5 else ""
+    )
+    warnings.warn(
+        f"{path}:{numbers[0]}: {len(numbers)} corrupt line(s) (line {shown}) set aside in {quarantine}; "
+        "every complete row is kept and the lost rollouts are played again",
+        UserWarning,
+        stacklevel=3,
+    )
     return numbers
 
 

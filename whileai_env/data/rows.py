@@ -135,7 +135,9 @@ class RowParts:
 
 def load_row_schema() -> dict[str, Any]:
     """The row JSON Schema shipped in the package (a fresh copy)."""
-    return json.loads((resources.files("whileai_env.data") / "schemas" / SCHEMA_FILE).read_text(encoding="utf-8"))
+    return json.loads(
+        (resources.files("whileai_env.data") / "schemas" / SCHEMA_FILE).read_text(encoding="utf-8")
+    )
 
 
 @lru_cache(maxsize=1)
@@ -160,10 +162,14 @@ def row_errors(row: Any) -> list[str]:
     if not isinstance(row, Mapping):
         return [f"$: a row must be an object, got {type(row).__name__}"]
     if "schema_version" not in row:
-        return ["$.schema_version: missing; this is a version 0 row (load it with from_row and write it "
-                "with to_row to upgrade it)"]
+        return [
+            "$.schema_version: missing; this is a version 0 row (load it with from_row and write it "
+            "with to_row to upgrade it)"
+        ]
     out = []
-    for error in sorted(_validator().iter_errors(row), key=lambda e: [str(p) for p in e.absolute_path]):
+    for error in sorted(
+        _validator().iter_errors(row), key=lambda e: [str(p) for p in e.absolute_path]
+    ):
         if error.context:
             error = best_match(error.context) or error
         out.append(f"{_json_path(list(error.absolute_path))}: {error.message}")
@@ -189,7 +195,9 @@ def from_row(row: Mapping[str, Any]) -> RowParts:
     """
     stamp = row.get("schema_version")
     if stamp not in (None, SCHEMA_VERSION):
-        raise RowError([f"$.schema_version: unsupported version {stamp!r} (this package reads 1 and 0)"])
+        raise RowError(
+            [f"$.schema_version: unsupported version {stamp!r} (this package reads 1 and 0)"]
+        )
     version = 0 if stamp is None else 1
     task = None
     if row.get("shared") is True:
@@ -203,13 +211,27 @@ def from_row(row: Mapping[str, Any]) -> RowParts:
     elif version:
         missing = [k for k in _TASK_REQUIRED if k not in row]
         raise RowError([f"$: {k!r} is a required property" for k in missing])
-    owned = {"schema_version", "messages", "steps", "final_text", "faults", "rollout_index", "truncated",
-             "markers", "marker_meta", *_JUDGE_KEYS}
+    owned = {
+        "schema_version",
+        "messages",
+        "steps",
+        "final_text",
+        "faults",
+        "rollout_index",
+        "truncated",
+        "markers",
+        "marker_meta",
+        *_JUDGE_KEYS,
+    }
     if task is not None:
         owned.update(TASK_COLUMNS)
     judged = any(row.get(k) is not None for k in _JUDGE_KEYS)
     raw_markers = row.get("markers")
-    extra = {k: v for k, v in row.items() if k not in owned and not (k in _ROLLOUT_OPTIONAL and v is not None)}
+    extra = {
+        k: v
+        for k, v in row.items()
+        if k not in owned and not (k in _ROLLOUT_OPTIONAL and v is not None)
+    }
     if not judged:
         extra.update((k, row[k]) for k in _JUDGE_KEYS if k in row)
         if "markers" in row and not raw_markers:
@@ -233,7 +255,12 @@ def from_row(row: Mapping[str, Any]) -> RowParts:
     found = row.get("marker_meta")
     meta: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
     markers = tuple(
-        Marker(name, value, (meta.get(name) or {}).get("family", _family(name)), (meta.get(name) or {}).get("evidence"))
+        Marker(
+            name,
+            value,
+            (meta.get(name) or {}).get("family", _family(name)),
+            (meta.get(name) or {}).get("evidence"),
+        )
         for name, value in (raw_markers if isinstance(raw_markers, Mapping) else {}).items()
     )
     return RowParts(task, rollout, judgment, markers, version)
@@ -258,18 +285,34 @@ def to_row(
     extra = thaw(rollout.extra)
     kept = extra.pop("privileged", None)
     fields: dict[str, Any] = {
-        "rollout_index": rollout.rollout_index, "messages": thaw(rollout.messages), "steps": thaw(rollout.steps),
-        "final_text": rollout.final_text, "faults": thaw(rollout.faults), "truncated": rollout.truncated,
+        "rollout_index": rollout.rollout_index,
+        "messages": thaw(rollout.messages),
+        "steps": thaw(rollout.steps),
+        "final_text": rollout.final_text,
+        "faults": thaw(rollout.faults),
+        "truncated": rollout.truncated,
     }
-    fields.update((name, thaw(getattr(rollout, name))) for name in _ROLLOUT_OPTIONAL if getattr(rollout, name) is not None)
+    fields.update(
+        (name, thaw(getattr(rollout, name)))
+        for name in _ROLLOUT_OPTIONAL
+        if getattr(rollout, name) is not None
+    )
     fields.update(extra)
     graded = None
     if judgment is not None:
         graded = {k: getattr(judgment, k) for k in _JUDGE_KEYS}
-        graded["judge_meta"] = thaw(judgment.judge_meta) if judgment.judge_meta is not None else None
+        graded["judge_meta"] = (
+            thaw(judgment.judge_meta) if judgment.judge_meta is not None else None
+        )
     scores = {m.name: m.value for m in markers} if markers or judgment is not None else None
-    return assemble_row(task, fields, graded=graded, markers=scores, marker_meta=_marker_meta(markers),
-                        privileged=kept if isinstance(kept, dict) else None)
+    return assemble_row(
+        task,
+        fields,
+        graded=graded,
+        markers=scores,
+        marker_meta=_marker_meta(markers),
+        privileged=kept if isinstance(kept, dict) else None,
+    )
 
 
 def assemble_row(
@@ -377,7 +420,9 @@ def _scrub(value: Any) -> Any:
     return value
 
 
-def export_row(row: Mapping[str, Any], *, refuse_leaks: bool = True, share: bool = False) -> dict[str, Any]:
+def export_row(
+    row: Mapping[str, Any], *, refuse_leaks: bool = True, share: bool = False
+) -> dict[str, Any]:
     """A copy of ``row`` safe to ship: no privileged block or field, no raw vector, at any depth.
 
     Dropped wherever they appear: ``privileged``, ``hidden_state``, ``principle``, ``rubric``,
@@ -412,9 +457,17 @@ def export_row(row: Mapping[str, Any], *, refuse_leaks: bool = True, share: bool
         out["shared"] = True
     rebuilt = {}
     for old, new in zip(row.get("steps") or (), out.get("steps") or (), strict=False):
-        if isinstance(new, dict) and isinstance(new.get("call_id"), str) and old.get("result") != new.get("result"):
+        if (
+            isinstance(new, dict)
+            and isinstance(new.get("call_id"), str)
+            and old.get("result") != new.get("result")
+        ):
             rebuilt[new["call_id"]] = json.dumps(new.get("result"), ensure_ascii=False, default=str)
     for message in out.get("messages") or ():
-        if isinstance(message, dict) and message.get("role") == "tool" and message.get("tool_call_id") in rebuilt:
+        if (
+            isinstance(message, dict)
+            and message.get("role") == "tool"
+            and message.get("tool_call_id") in rebuilt
+        ):
             message["content"] = rebuilt[message["tool_call_id"]]
     return out

@@ -69,19 +69,29 @@ class AgentEnv(gym.Env):
         if spec is None:
             raise ValueError("AgentEnv needs spec= (a spec path, dict or whileai_env.Spec)")
         if observation not in OBSERVATIONS:
-            raise ValueError(f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}")
+            raise ValueError(
+                f"observation must be one of {', '.join(OBSERVATIONS)}, got {observation!r}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+            raise ValueError(
+                f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}"
+            )
         self.spec_ = load_spec(spec)
-        self.tasks = _load_tasks(tasks, self.spec_, mode=mode, situations=situations, seed=seed, fault_rate=fault_rate)
+        self.tasks = _load_tasks(
+            tasks, self.spec_, mode=mode, situations=situations, seed=seed, fault_rate=fault_rate
+        )
         if not self.tasks:
             raise ValueError("AgentEnv has no tasks to play")
         self._by_id = {t.task_id: t for t in self.tasks}
         self.observation = observation
         self.render_mode = render_mode
         self._episode_kwargs = {
-            "user": user, "avg_turns": avg_turns, "max_turns": max_turns, "error_budget": error_budget,
-            "judge": judge, "execute": execute,
+            "user": user,
+            "avg_turns": avg_turns,
+            "max_turns": max_turns,
+            "error_budget": error_budget,
+            "judge": judge,
+            "execute": execute,
         }
         self.observation_space = MessageList() if observation == "messages" else AnyText()
         self.action_space = AgentAction(max_length=8192)
@@ -89,7 +99,9 @@ class AgentEnv(gym.Env):
         self._tools = self.spec_.openai_tools()
         self._tools_text = render_tools(self._tools)
 
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    def reset(
+        self, *, seed: int | None = None, options: dict[str, Any] | None = None
+    ) -> tuple[Any, dict[str, Any]]:
         super().reset(seed=seed)
         task = self._choose_task(options or {})
         self.episode = Episode(self.spec_, task, **self._episode_kwargs)
@@ -131,7 +143,9 @@ class AgentEnv(gym.Env):
     def _choose_task(self, options: Mapping[str, Any]) -> Task:
         unknown = set(options) - {"task_id", "task"}
         if unknown:
-            raise ValueError(f"unknown reset options {', '.join(sorted(unknown))}; use task_id or task")
+            raise ValueError(
+                f"unknown reset options {', '.join(sorted(unknown))}; use task_id or task"
+            )
         if "task" in options:
             task = options["task"]
             return task if isinstance(task, Task) else rebuild_task(task, self.spec_)
@@ -139,7 +153,9 @@ class AgentEnv(gym.Env):
             try:
                 return self._by_id[options["task_id"]]
             except KeyError:
-                raise ValueError(f"no task {options['task_id']!r} in this env ({len(self.tasks)} tasks)") from None
+                raise ValueError(
+                    f"no task {options['task_id']!r} in this env ({len(self.tasks)} tasks)"
+                ) from None
         return self.tasks[int(self.np_random.integers(len(self.tasks)))]
 
     def _observe(self) -> Any:

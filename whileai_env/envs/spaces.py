@@ -16,7 +16,10 @@ import numpy as np
 from gymnasium import spaces
 
 _CHARSET = (
-    string.ascii_letters + string.digits + string.punctuation + " \n\t"
+    string.ascii_letters
+    + string.digits
+    + string.punctuation
+    + " \n\t"
     + "áéíóúñüçßøåæœ€£¥—–…“”‘’«»°±×÷→←✓✗😀🙂👍🔥"
 )
 ROLES = frozenset({"system", "user", "assistant", "tool"})
@@ -25,7 +28,9 @@ ROLES = frozenset({"system", "user", "assistant", "tool"})
 class AnyText(spaces.Text):
     """A text space containing every ``str`` of ``min_length``..``max_length`` characters."""
 
-    def __init__(self, max_length: int = 1_000_000, *, min_length: int = 0, seed: Any = None) -> None:
+    def __init__(
+        self, max_length: int = 1_000_000, *, min_length: int = 0, seed: Any = None
+    ) -> None:
         super().__init__(max_length=max_length, min_length=min_length, charset=_CHARSET, seed=seed)
 
     def contains(self, x: Any) -> bool:
@@ -35,7 +40,11 @@ class AnyText(spaces.Text):
         return f"AnyText({self.min_length}, {self.max_length})"
 
     def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other.min_length == self.min_length and other.max_length == self.max_length
+        return (
+            type(other) is type(self)
+            and other.min_length == self.min_length
+            and other.max_length == self.max_length
+        )
 
 
 class AgentAction(AnyText):

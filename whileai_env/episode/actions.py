@@ -68,7 +68,11 @@ class ToolCall:
                 text = json.dumps(args, ensure_ascii=False, default=str)
             except Exception:
                 text = f"<arguments that cannot be written as JSON: {type_name(args)}>"
-        return {"id": self.id, "type": "function", "function": {"name": self.name, "arguments": text}}
+        return {
+            "id": self.id,
+            "type": "function",
+            "function": {"name": self.name, "arguments": text},
+        }
 
 
 @dataclass(frozen=True)
@@ -162,7 +166,9 @@ def _short_string(value: Any) -> str | None:
 def _call_from_mapping(item: Any, call_id: str) -> ToolCall:
     """One call from plain JSON (OpenAI ``{"function": {...}}`` or bare ``{"name", ...}``)."""
     if not isinstance(item, dict):
-        return _malformed(call_id, f"a tool call must be an object, got {type_name(item)}", _json_text(item))
+        return _malformed(
+            call_id, f"a tool call must be an object, got {type_name(item)}", _json_text(item)
+        )
     cid = _short_string(item.get("id")) or call_id
     function = item.get("function")
     body: dict[str, Any] = function if isinstance(function, dict) else item
@@ -170,7 +176,9 @@ def _call_from_mapping(item: Any, call_id: str) -> ToolCall:
     raw_args = body.get("arguments", body.get("parameters", body.get("args")))
     arguments, error = _decode_arguments(raw_args)
     if isinstance(name, str) and len(name) > MAX_NAME_CHARS:
-        error = f"the function name is {len(name):,} characters long (the limit is {MAX_NAME_CHARS})"
+        error = (
+            f"the function name is {len(name):,} characters long (the limit is {MAX_NAME_CHARS})"
+        )
         return ToolCall(cid, name[:MAX_NAME_CHARS], arguments, error)
     if not isinstance(name, str) or not name:
         return ToolCall(cid, "", arguments, "the tool call has no function name")
@@ -178,8 +186,10 @@ def _call_from_mapping(item: Any, call_id: str) -> ToolCall:
 
 
 def _is_call(value: Any) -> bool:
-    return isinstance(value, Mapping) and ("name" in value or "function" in value) and (
-        "arguments" in value or "parameters" in value or "function" in value
+    return (
+        isinstance(value, Mapping)
+        and ("name" in value or "function" in value)
+        and ("arguments" in value or "parameters" in value or "function" in value)
     )
 
 
@@ -196,12 +206,18 @@ def _capped(calls: list[ToolCall], prefix: str, more: bool = False) -> list[Tool
     malformed call saying the rest were not run."""
     if len(calls) <= MAX_CALLS and not more:
         return calls
-    note = _malformed(f"{prefix}_{MAX_CALLS}", f"more than {MAX_CALLS} tool calls in one turn; the calls "
-                                               f"after the first {MAX_CALLS} were not run", "")
+    note = _malformed(
+        f"{prefix}_{MAX_CALLS}",
+        f"more than {MAX_CALLS} tool calls in one turn; the calls "
+        f"after the first {MAX_CALLS} were not run",
+        "",
+    )
     return [*calls[:MAX_CALLS], note]
 
 
-def _renumber(calls: list[ToolCall], prefix: str, keep: frozenset[str] = frozenset()) -> list[ToolCall]:
+def _renumber(
+    calls: list[ToolCall], prefix: str, keep: frozenset[str] = frozenset()
+) -> list[ToolCall]:
     """Unique call ids within the turn, generated ones numbered by position. ``keep`` holds the
     ids a message carried itself: those stay even when they share the prefix ("call_10_0" on
     turn 1), since the transcript and the ledger must carry the same ids."""
@@ -211,7 +227,11 @@ def _renumber(calls: list[ToolCall], prefix: str, keep: frozenset[str] = frozens
         own = call.id in keep or not call.id.startswith(prefix)
         cid = call.id if call.id not in seen and own else f"{prefix}_{i}"
         if cid in seen:
-            cid = next(c for j in itertools.count(i) if (c := f"{prefix}_{j}") not in seen and c not in keep)
+            cid = next(
+                c
+                for j in itertools.count(i)
+                if (c := f"{prefix}_{j}") not in seen and c not in keep
+            )
         seen.add(cid)
         out.append(ToolCall(cid, call.name, call.arguments, call.error))
     return out
@@ -266,11 +286,19 @@ def _find_fence(text: str) -> tuple[int, int, str] | None:
 def _parse_text(text: str, prefix: str) -> Action:
     calls: list[ToolCall] | None
     if len(text) > MAX_ACTION_CHARS:
-        return _malformed_action(prefix, f"the action is {len(text):,} characters long (the limit is "
-                                         f"{MAX_ACTION_CHARS:,}); nothing in it was read", text[:200])
+        return _malformed_action(
+            prefix,
+            f"the action is {len(text):,} characters long (the limit is "
+            f"{MAX_ACTION_CHARS:,}); nothing in it was read",
+            text[:200],
+        )
     if _OPEN in text:
         blocks, content = _split_blocks(text)
-        calls = [c for i, block in enumerate(blocks[:MAX_CALLS]) for c in _block_calls(block, f"{prefix}_{i}")]
+        calls = [
+            c
+            for i, block in enumerate(blocks[:MAX_CALLS])
+            for c in _block_calls(block, f"{prefix}_{i}")
+        ]
         calls = _capped(calls, prefix, more=len(blocks) > MAX_CALLS)
         return Action(content=content, tool_calls=tuple(_renumber(calls, prefix)))
     stripped = text.strip()
@@ -329,18 +357,29 @@ def _parse_message(message: Any, prefix: str) -> Action:
         raw_calls = [raw_calls]
     calls = [_call_from_mapping(c, f"{prefix}_{i}") for i, c in enumerate(raw_calls[:MAX_CALLS])]
     calls = _capped(calls, prefix, more=len(raw_calls) > MAX_CALLS)
-    given = frozenset(i for c in raw_calls[:MAX_CALLS] if isinstance(c, Mapping) and (i := _short_string(c.get("id"))))
+    given = frozenset(
+        i
+        for c in raw_calls[:MAX_CALLS]
+        if isinstance(c, Mapping) and (i := _short_string(c.get("id")))
+    )
     return Action(content=text, tool_calls=tuple(_renumber(calls, prefix, given)))
 
 
 def _checked(action: Action, prefix: str) -> Action:
     """``action`` itself when it is well formed, else the same turn read afresh as a message."""
     content, calls = action.content, action.tool_calls
-    if (type(content) is str and len(content) <= MAX_ACTION_CHARS and type(calls) is tuple
-            and len(calls) <= MAX_CALLS and all(_well_formed(c) for c in calls)):
+    if (
+        type(content) is str
+        and len(content) <= MAX_ACTION_CHARS
+        and type(calls) is tuple
+        and len(calls) <= MAX_CALLS
+        and all(_well_formed(c) for c in calls)
+    ):
         return action
     raw_calls = [
-        {"id": c.id, "function": {"name": c.name, "arguments": c.arguments}} if isinstance(c, ToolCall) else c
+        {"id": c.id, "function": {"name": c.name, "arguments": c.arguments}}
+        if isinstance(c, ToolCall)
+        else c
         for c in _as_list(action.tool_calls)
     ]
     return _parse_message({"content": action.content, "tool_calls": raw_calls}, prefix)
@@ -374,14 +413,21 @@ def _parse_any(action: Any, prefix: str) -> Action:
         return _parse_text(action if type(action) is str else str.__str__(action), prefix)
     if isinstance(action, bytes | bytearray | memoryview):
         if len(action) > 4 * MAX_ACTION_CHARS:
-            return _malformed_action(prefix, f"the action is {len(action):,} bytes long; nothing in it was read")
+            return _malformed_action(
+                prefix, f"the action is {len(action):,} bytes long; nothing in it was read"
+            )
         return _parse_text(bytes(action).decode("utf-8", errors="replace"), prefix)
     if isinstance(action, Mapping):
         return _parse_message(action, prefix)
-    if isinstance(action, list | tuple) and action and all(isinstance(v, Mapping) for v in action[: MAX_CALLS + 1]):
+    if (
+        isinstance(action, list | tuple)
+        and action
+        and all(isinstance(v, Mapping) for v in action[: MAX_CALLS + 1])
+    ):
         return _parse_message({"tool_calls": list(action)}, prefix)
     return _malformed_action(
-        prefix, f"the action must be text or an assistant message, got {type_name(action)}", action)
+        prefix, f"the action must be text or an assistant message, got {type_name(action)}", action
+    )
 
 
 def parse_action(action: Any, *, prefix: str = "call") -> Action:

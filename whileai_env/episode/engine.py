@@ -144,7 +144,9 @@ class Episode:
         if not isinstance(steps, list):
             raise ValueError(f"the agent's 'steps' must be a list, got {type(steps).__name__}")
         if not isinstance(final_text, str):
-            raise ValueError(f"the agent's 'final_text' must be a string, got {type(final_text).__name__}")
+            raise ValueError(
+                f"the agent's 'final_text' must be a string, got {type(final_text).__name__}"
+            )
         steps, final_text = self._clean(steps), self._clean(final_text)
         if self.world.ledger:
             played = self.world.ledger
@@ -154,11 +156,30 @@ class Episode:
         for step in played:
             self.turns += 1
             call_id = step.get("call_id") or f"call_{step['index']}"
-            self.messages.append({"role": "assistant", "content": "", "tool_calls": [{
-                "id": call_id, "type": "function",
-                "function": {"name": str(step["tool"]), "arguments": json.dumps(step["arguments"], default=str)}}]})
-            self.messages.append({"role": "tool", "tool_call_id": call_id, "name": str(step["tool"]),
-                                  "content": json.dumps(step["result"], ensure_ascii=False, default=str)})
+            self.messages.append(
+                {
+                    "role": "assistant",
+                    "content": "",
+                    "tool_calls": [
+                        {
+                            "id": call_id,
+                            "type": "function",
+                            "function": {
+                                "name": str(step["tool"]),
+                                "arguments": json.dumps(step["arguments"], default=str),
+                            },
+                        }
+                    ],
+                }
+            )
+            self.messages.append(
+                {
+                    "role": "tool",
+                    "tool_call_id": call_id,
+                    "name": str(step["tool"]),
+                    "content": json.dumps(step["result"], ensure_ascii=False, default=str),
+                }
+            )
         self.turns += 1
         self.messages.append({"role": "assistant", "content": final_text})
         self.final_text = final_text.strip()
@@ -202,7 +223,9 @@ class Episode:
             raise EpisodeOver("this episode has ended; call reset() to play the task again")
         self.turns += 1
         if meta:
-            self.turn_meta.append({"turn": self.turns, **{k: v for k, v in meta.items() if v is not None}})
+            self.turn_meta.append(
+                {"turn": self.turns, **{k: v for k, v in meta.items() if v is not None}}
+            )
         parsed = self._clean_action(parse_action(action, prefix=f"call_{self.turns}"))
         message = parsed.to_message()
         self.messages.append(message)
@@ -216,7 +239,9 @@ class Episode:
         else:
             reply = self.user.reply(self.messages)
             if reply is None:
-                self._end(StopReason.USER_CLOSED if parsed.content.strip() else StopReason.EMPTY_REPLY)
+                self._end(
+                    StopReason.USER_CLOSED if parsed.content.strip() else StopReason.EMPTY_REPLY
+                )
             else:
                 user_message = {"role": "user", "content": self._clean(reply)}
                 self.messages.append(user_message)
@@ -229,8 +254,12 @@ class Episode:
     def _clean_action(self, parsed: Action) -> Action:
         """The parsed turn with valid UTF-8 text in its reply, call names, ids and arguments."""
         calls = tuple(
-            dataclasses.replace(call, id=self._clean(call.id), name=self._clean(call.name),
-                                arguments=self._clean(call.arguments))
+            dataclasses.replace(
+                call,
+                id=self._clean(call.id),
+                name=self._clean(call.name),
+                arguments=self._clean(call.arguments),
+            )
             for call in parsed.tool_calls
         )
         return dataclasses.replace(parsed, content=self._clean(parsed.content), tool_calls=calls)
@@ -239,7 +268,9 @@ class Episode:
         out = []
         for call in parsed.tool_calls:
             result = self.world.call(call.name, call.arguments, turn=self.turns, call_id=call.id)
-            code = (result.get("error") or {}).get("code") if result.get("status") == "error" else None
+            code = (
+                (result.get("error") or {}).get("code") if result.get("status") == "error" else None
+            )
             if call.error or not call.name or code == "unknown_tool":
                 self.errors += 1
             tool_message = {
@@ -271,7 +302,11 @@ class Episode:
             info["text_repairs"] = self.text_repairs
         if self.done and self.grade:
             graded = self.reward()
-            info.update(reward=graded["reward"], reason=graded.get("reason"), markers=graded.get("markers", {}))
+            info.update(
+                reward=graded["reward"],
+                reason=graded.get("reason"),
+                markers=graded.get("markers", {}),
+            )
         return info
 
     def row(self) -> dict[str, Any]:
@@ -287,7 +322,9 @@ class Episode:
         fields: dict[str, Any] = {
             "rollout_index": self.rollout_index,
             "messages": dup(self.messages),
-            "steps": dup(self._external_steps if self._external_steps is not None else self.world.ledger),
+            "steps": dup(
+                self._external_steps if self._external_steps is not None else self.world.ledger
+            ),
             "final_text": self.final_text,
             "faults": dup(self.world.faults_fired),
             "truncated": self.truncated,
@@ -305,8 +342,13 @@ class Episode:
             fields["turn_meta"] = copy.deepcopy(self.turn_meta)
             fields.update(_meta_totals(self.turn_meta))
         graded = self._reward
-        return assemble_row(self.task, fields, graded=graded, markers=graded["markers"] if graded else None,
-                            privileged={"rubric": self.spec.rubric} if self.spec.rubric else None)
+        return assemble_row(
+            self.task,
+            fields,
+            graded=graded,
+            markers=graded["markers"] if graded else None,
+            privileged={"rubric": self.spec.rubric} if self.spec.rubric else None,
+        )
 
     def reward(self) -> dict[str, Any]:
         """Grade the episode (once): ``{"reward", "reason", "markers", "judge_name", "judge_status", ...}``.
@@ -338,7 +380,9 @@ def _same(value: Any) -> Any:
 def _kind_overrides(spec: Spec) -> tuple[tuple[str, str], ...]:
     from whileai_env.spec.kinds import classify_tool
 
-    return tuple((tool.name, tool.kind) for tool in spec.tools if classify_tool(tool.name) != tool.kind)
+    return tuple(
+        (tool.name, tool.kind) for tool in spec.tools if classify_tool(tool.name) != tool.kind
+    )
 
 
 def _tool_kinds(spec: Spec) -> dict[str, str]:
@@ -357,7 +401,12 @@ def _locators_of(spec: Spec) -> tuple[tuple[str, tuple[str, ...]], ...]:
     from whileai_env.spec.arguments import argument_role
 
     return tuple(
-        (tool.name, tuple(n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"))
+        (
+            tool.name,
+            tuple(
+                n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"
+            ),
+        )
         for tool in spec.tools
     )
 
@@ -387,21 +436,41 @@ def _reported_step(index: int, step: Any, spec: Spec) -> dict[str, Any]:
     if not isinstance(name, str) or not name:
         raise ValueError(f"steps[{index}] has no 'tool' name")
     arguments = step.get("arguments", {})
-    if not isinstance(arguments, Mapping | list | str | None):  # a number, a set …: kept as its text
+    if not isinstance(
+        arguments, Mapping | list | str | None
+    ):  # a number, a set …: kept as its text
         arguments = repr(arguments)
     result = step.get("result", {})
     if not isinstance(result, Mapping):
         result = {"status": "ok", "result": result}
     status = result.get("status")
     error = result.get("error")
-    code = error.get("code") if isinstance(error, Mapping) else (error if isinstance(error, str) else None)
+    code = (
+        error.get("code")
+        if isinstance(error, Mapping)
+        else (error if isinstance(error, str) else None)
+    )
     ok = status not in ("error", "failed") and not error
     result = dict(result)
-    if status not in ("ok", "error"):  # the row's schema knows two statuses: keep the agent's word beside them
+    if status not in (
+        "ok",
+        "error",
+    ):  # the row's schema knows two statuses: keep the agent's word beside them
         result["status"] = "ok" if ok else "error"
         if status is not None:
             result["reported_status"] = status
     kind = spec.tool(name).kind if name in spec.tool_names else None
-    return {"index": index, "tool": name, "arguments": arguments, "result": result, "ok": ok,
-            "error": None if ok else (code or "error"), "fault": None, "fault_mode": None, "kind": kind,
-            "turn": index + 1, "call_id": str(step.get("call_id") or f"call_{index}"), "reported": True}
+    return {
+        "index": index,
+        "tool": name,
+        "arguments": arguments,
+        "result": result,
+        "ok": ok,
+        "error": None if ok else (code or "error"),
+        "fault": None,
+        "fault_mode": None,
+        "kind": kind,
+        "turn": index + 1,
+        "call_id": str(step.get("call_id") or f"call_{index}"),
+        "reported": True,
+    }

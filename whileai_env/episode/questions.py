@@ -17,13 +17,20 @@ from typing import NamedTuple
 KINDS = ("closing", "request", "which", "info", "choice", "confirm", "check")
 
 _SENTENCES = re.compile(r"(?<=[.!?])\s+|\n+")
-_CLAUSES = re.compile(r"[,;]?\s+(?:and|also)\s+(?=(?:what|which|when|where|who|why|how|could|can|would|will|do|may|is)\b)"
-                      r"|;\s+", re.IGNORECASE)
+_CLAUSES = re.compile(
+    r"[,;]?\s+(?:and|also)\s+(?=(?:what|which|when|where|who|why|how|could|can|would|will|do|may|is)\b)"
+    r"|;\s+",
+    re.IGNORECASE,
+)
 _LEAD = re.compile(
     r"^(?:[-*•]\s*|\d+[.)]\s*|(?:(?:before|so that|so) (?:i|we)\b[^:,?]*(?=[:,])|in order to [^:,?]*(?=[:,])"
     r"|just to (?:confirm|be sure|check)|to confirm|one more thing|ok(?:ay)?|great|thanks|thank you|sure|alright|so"
-    r"|also|and|now|first|lastly)\b[,:;.!]?\s*)+", re.IGNORECASE)
-_CLOSING = re.compile(r"\b(?:anything else|something else|any other (?:questions?|requests?)|else i can (?:help|do))\b")
+    r"|also|and|now|first|lastly)\b[,:;.!]?\s*)+",
+    re.IGNORECASE,
+)
+_CLOSING = re.compile(
+    r"\b(?:anything else|something else|any other (?:questions?|requests?)|else i can (?:help|do))\b"
+)
 _REQUEST = re.compile(
     r"^(?:what|how)(?: exactly| else)? (?:would|do|did|can|should|could|may) (?:you|i|we) (?:like|want|need|wish|mean)"
     r"(?: (?:me|us))?(?: to(?: do| change| happen| help(?: with)?)?)?\s*(?:[?.!]|$|with|for|today|here|from me)"
@@ -32,8 +39,11 @@ _REQUEST = re.compile(
     r"|^what (?:is|'s) (?:the|your) (?:issue|problem|request|question)|^what(?:'s| is) (?:going on|wrong|happening)"
     r"|^what seems to be|\b(?:more|a bit more|some more) (?:details?|information|context)\b"
     r"|^(?:could|can|would) you (?:please )?(?:tell me|explain|describe) (?:more|what)|^tell me (?:more|what)"
-    r"|\bwhat (?:exactly )?(?:you(?:'d| would) like|you want|you need)\b")
-_WHICH = re.compile(r"^which\b|\bwhich (?:one|of)\b|\b(?:do you mean|did you mean|is it) (?:the )?(?:one|first|second)\b")
+    r"|\bwhat (?:exactly )?(?:you(?:'d| would) like|you want|you need)\b"
+)
+_WHICH = re.compile(
+    r"^which\b|\bwhich (?:one|of)\b|\b(?:do you mean|did you mean|is it) (?:the )?(?:one|first|second)\b"
+)
 _INFO_FRAME = re.compile(
     r"^(?:(?:could|can|would|will) you (?:please |kindly )?(?:also )?(?:tell|give|provide|share|send|confirm|let me know"
     r"|specify|clarify|enter|check|type|spell|remind)(?: me)?(?: with)?\s*"
@@ -43,34 +53,53 @@ _INFO_FRAME = re.compile(
     r"|(?:i(?:'ll| will| would)?|we(?:'ll| will)?) (?:also )?(?:need|require)\s*(?:to know\s*)?"
     r"|let me know\s*|(?:what|when|where|who|how (?:many|much|long|old))(?:'s|'re| is| are| was| were| did| do| does)?\s*"
     r"|(?=(?:your|the) ))",
-    re.IGNORECASE)
+    re.IGNORECASE,
+)
 _WHY = re.compile(r"^why\b|\bwhy (?:do|did|would|are|is)\b")
 #: "Can you confirm that you want …": a confirmation, although it opens like a request for facts.
 _CONFIRM_THAT = re.compile(
-    r"^(?:(?:can|could|would) you |please |do you )?confirm (?:that |for me that )?(?:you|this|i|we|it|that's)\b")
+    r"^(?:(?:can|could|would) you |please |do you )?confirm (?:that |for me that )?(?:you|this|i|we|it|that's)\b"
+)
 _CONFIRM = re.compile(
     r"^(?:(?:shall|should|can|may|could|do) (?:i|we)\b|(?:do|would) you (?:want|like) (?:me|us) to|(?:you )?want me to"
     r"|(?:is it|would it be|is that) (?:ok|okay|alright|all right|fine)(?: (?:if|for) (?:i|me|us))?"
     r"|(?:ok|okay|alright|all right) (?:if i|to|for me to)|are you sure|ready for me to|do you (?:want|wish) to"
-    r"|(?:shall|should) (?:i|we) (?:proceed|go ahead|continue)|go ahead\b|proceed\b)")
+    r"|(?:shall|should) (?:i|we) (?:proceed|go ahead|continue)|go ahead\b|proceed\b)"
+)
 _OR = re.compile(r"\bor\b")
 _ASKING = re.compile(
     r"\?\s*$|^(?:please )?(?:provide|share|tell me|send|give me|confirm|specify|enter|let me know|clarify)\b"
     r"|^(?:could|can|would) you (?:please )?(?:tell|provide|share|send|give|confirm|let me know|specify|clarify)\b"
-    r"|^(?:i|we)(?:'ll| will| would)? (?:also )?need (?:your|the|to know|a|an|some)\b", re.IGNORECASE)
+    r"|^(?:i|we)(?:'ll| will| would)? (?:also )?need (?:your|the|to know|a|an|some)\b",
+    re.IGNORECASE,
+)
 _SUBJECT_END = re.compile(
     r"\s*(?:[.;!?()]|\b(?:so|for|before|please|first|again|if|that|which|you|i|we|it|do|does|did|is|are|was"
     r"|were|would|should|can|could|will|shall|have|has|be|associated|linked)\b"
-    r"|\b(?:to|on|in|from|at|by|with)\s+(?=\w)).*$")
-_ARTICLE = re.compile(r"^(?:your|the|a|an|which|what|me|us|any|exact|full|correct|current|also|with|of)\s+")
+    r"|\b(?:to|on|in|from|at|by|with)\s+(?=\w)).*$"
+)
+_ARTICLE = re.compile(
+    r"^(?:your|the|a|an|which|what|me|us|any|exact|full|correct|current|also|with|of)\s+"
+)
 #: "(What) would you like the new address to be", "(what) should the subject be": the noun follows.
-_AUXILIARY = re.compile(r"^(?:(?:would|do|will) you (?:like|want|need|prefer)|should|would|will|can|could|is|are|does|do)\s+"
-                        r"(?=the |your |a |an |this |that )")
-_FILLERS = frozenset(["please", "thanks", "thank you", "again", "too", "as well", "now", "then", "first"])
+_AUXILIARY = re.compile(
+    r"^(?:(?:would|do|will) you (?:like|want|need|prefer)|should|would|will|can|could|is|are|does|do)\s+"
+    r"(?=the |your |a |an |this |that )"
+)
+_FILLERS = frozenset(
+    ["please", "thanks", "thank you", "again", "too", "as well", "now", "then", "first"]
+)
 _PRONOUN = re.compile(r"^(?:it|that|this|those|them|these)\b")
 #: What a wh-word asks for when no noun follows it ("When would you like it?").
-_WH_SUBJECT = {"when": "date", "where": "address", "who": "name", "how many": "number", "how much": "amount",
-               "how long": "duration", "how old": "age"}
+_WH_SUBJECT = {
+    "when": "date",
+    "where": "address",
+    "who": "name",
+    "how many": "number",
+    "how much": "amount",
+    "how long": "duration",
+    "how old": "age",
+}
 
 
 class Ask(NamedTuple):
@@ -89,7 +118,14 @@ def _sentences(text: str) -> list[str]:
     for sentence in _SENTENCES.split(text):
         for clause in _CLAUSES.split(sentence.strip()):
             if clause.strip():
-                out.append(clause.strip() + ("?" if sentence.rstrip().endswith("?") and not clause.rstrip().endswith("?") else ""))
+                out.append(
+                    clause.strip()
+                    + (
+                        "?"
+                        if sentence.rstrip().endswith("?") and not clause.rstrip().endswith("?")
+                        else ""
+                    )
+                )
     return out
 
 
@@ -111,7 +147,7 @@ def _subjects(rest: str) -> list[str]:
 
 def _info(sentence: str, low: str, frame: re.Match[str]) -> list[Ask]:
     """The things a request for information asks for, one :class:`Ask` each."""
-    rest = _AUXILIARY.sub("", low[frame.end():])
+    rest = _AUXILIARY.sub("", low[frame.end() :])
     subjects = _subjects(rest)
     wh = next((w for w in _WH_SUBJECT if low.startswith(w)), None)
     if wh and (not subjects or rest.startswith(("you ", "i ", "we "))):
@@ -136,7 +172,7 @@ def _kind(sentence: str) -> list[Ask]:
     if _CONFIRM_THAT.match(low):
         return [Ask("choice" if _OR.search(low) else "confirm", sentence, "")]
     frame = _INFO_FRAME.match(low)
-    if frame and not _PRONOUN.match(low[frame.end():]):
+    if frame and not _PRONOUN.match(low[frame.end() :]):
         return _info(sentence, low, frame)
     if _WHY.search(low):
         return [Ask("info", sentence, "reason")]

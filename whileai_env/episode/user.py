@@ -37,8 +37,10 @@ if TYPE_CHECKING:
 
 DEFAULT_AVG_TURNS = 12
 
-_DUPLICATE = re.compile(r"\b(?:which (?:one|of)|two (?:records|matches|results|of them)|more than one|both|either)\b",
-                        re.IGNORECASE)
+_DUPLICATE = re.compile(
+    r"\b(?:which (?:one|of)|two (?:records|matches|results|of them)|more than one|both|either)\b",
+    re.IGNORECASE,
+)
 _VALUE = r"\s+(?:#\s*|no\.?\s+|number\s+|id\s+)?([A-Za-z0-9][\w.@/-]*[A-Za-z0-9])"
 
 
@@ -96,7 +98,11 @@ class SimulatedUser:
             return r.choice(REPLY["nudge"])
         asks = [a for a in read_asks(text) if a.kind != "closing"]
         if not asks:
-            if self.task.cell.stance == "adversarial" and not self.pushed_back and self.task.world.targets:
+            if (
+                self.task.cell.stance == "adversarial"
+                and not self.pushed_back
+                and self.task.world.targets
+            ):
                 self.pushed_back = True
                 return r.choice(REPLY["insist"])
             return None
@@ -169,8 +175,13 @@ class SimulatedUser:
 
     def _say(self, fact: Fact, r: Random) -> str:
         """A fact in one of its kind's phrasings (a terse person: the fact alone)."""
-        kind = "entity" if fact.entity else "reason" if fact.key == "reason" or fact.label.endswith("reason") else (
-            "detail" if any(f.key == fact.key for f in self.person.facts) else "personal")
+        kind = (
+            "entity"
+            if fact.entity
+            else "reason"
+            if fact.key == "reason" or fact.label.endswith("reason")
+            else ("detail" if any(f.key == fact.key for f in self.person.facts) else "personal")
+        )
         template = "{F}." if self.task.cell.tone == "terse" else r.choice(REPLY[kind])
         text = template.format(f=fact.said, F=cap(fact.said, [fact.value]), label=fact.label)
         again = fact.key in self.told
@@ -217,8 +228,12 @@ class SimulatedUser:
         targets = [t for t in self.task.world.targets if t in names]
         if any(tool_words(spec, t).rule_words.mentioned_in(text) for t in targets):
             return False
-        return any(t.is_write and t.name not in targets and tool_words(spec, t.name).rule_words.mentioned_in(text)
-                   for t in spec.tools)
+        return any(
+            t.is_write
+            and t.name not in targets
+            and tool_words(spec, t.name).rule_words.mentioned_in(text)
+            for t in spec.tools
+        )
 
     def _check(self, ask: Ask, r: Random) -> str:
         """A yes/no question: yes when it names the person's record, else they cannot tell."""
@@ -240,8 +255,12 @@ class SimulatedUser:
         return text
 
     def _retype(self, text: str) -> str:
-        protected = [spoken_id(v) for v in self.task.world.entities.values()] + self.person.protected()
-        return apply_texture(text, self.task.cell.texture, protected, key=(self.task.task_id, self.turns))
+        protected = [
+            spoken_id(v) for v in self.task.world.entities.values()
+        ] + self.person.protected()
+        return apply_texture(
+            text, self.task.cell.texture, protected, key=(self.task.task_id, self.turns)
+        )
 
 
 def _again(text: str, r: Random) -> str:
@@ -321,16 +340,22 @@ class ModelUser:
             return None
         person = Person(self.task, self.spec)
         facts = "; ".join(f"{f.label}: {f.value}" for f in person.facts) or "none"
-        system = _PERSON_PROMPT.format(persona=self.task.cell.persona, tone=self.task.cell.tone,
-                                       stance=self.task.cell.stance, facts=facts,
-                                       request=person.request() or "the answer to your question")
+        system = _PERSON_PROMPT.format(
+            persona=self.task.cell.persona,
+            tone=self.task.cell.tone,
+            stance=self.task.cell.stance,
+            facts=facts,
+            request=person.request() or "the answer to your question",
+        )
         flipped = [{"role": "system", "content": system}]
         for m in messages:
             if m.get("role") == "user":
                 flipped.append({"role": "assistant", "content": str(m.get("content") or "")})
             elif m.get("role") == "assistant" and m.get("content"):
                 flipped.append({"role": "user", "content": str(m["content"])})
-        out = self._client().chat.completions.create(model=self.model, messages=flipped, temperature=0.7)
+        out = self._client().chat.completions.create(
+            model=self.model, messages=flipped, temperature=0.7
+        )
         text = (out.choices[0].message.content or "").strip()
         if not text or text.upper().startswith("DONE"):
             return None
@@ -338,7 +363,9 @@ class ModelUser:
         return text
 
 
-def make_user(user: Any, task: Task, *, avg_turns: int = DEFAULT_AVG_TURNS, spec: Spec | None = None) -> User:
+def make_user(
+    user: Any, task: Task, *, avg_turns: int = DEFAULT_AVG_TURNS, spec: Spec | None = None
+) -> User:
     """Build the user for one episode from ``None`` (template), a callable, or ``"openai:MODEL"``.
 
     ``spec`` lets the template and model users phrase the request and shape the person's values."""

@@ -27,7 +27,9 @@ def pass_rates(rows: Sequence[Mapping[str, Any]]) -> dict[str, float]:
     return {task: sum(p) / len(p) for task, p in passes.items()}
 
 
-def band_gate(rows: Sequence[Mapping[str, Any]], band: tuple[float, float] | None) -> tuple[set[str] | None, dict[str, Any]]:
+def band_gate(
+    rows: Sequence[Mapping[str, Any]], band: tuple[float, float] | None
+) -> tuple[set[str] | None, dict[str, Any]]:
     """The task ids inside ``band`` (``None``: keep all) and the gate's report."""
     rates = pass_rates(rows)
     if band is None or not rates:
@@ -37,7 +39,12 @@ def band_gate(rows: Sequence[Mapping[str, Any]], band: tuple[float, float] | Non
     if not 0.0 <= low <= high <= 1.0:
         raise ValueError(f"band must be (low, high) with 0 <= low <= high <= 1, got {band}")
     kept = {task for task, rate in rates.items() if low <= rate <= high}
-    return kept, {"band": [low, high], "applied": True, "graded_tasks": len(rates),
-                  "graded_mixed": sum(0.0 < r < 1.0 for r in rates.values()),
-                  "always_solved": sum(r == 1.0 for r in rates.values()),
-                  "never_solved": sum(r == 0.0 for r in rates.values()), "kept": len(kept)}
+    return kept, {
+        "band": [low, high],
+        "applied": True,
+        "graded_tasks": len(rates),
+        "graded_mixed": sum(0.0 < r < 1.0 for r in rates.values()),
+        "always_solved": sum(r == 1.0 for r in rates.values()),
+        "never_solved": sum(r == 0.0 for r in rates.values()),
+        "kept": len(kept),
+    }

@@ -53,7 +53,7 @@ def load_environment(split: str = "train", **kwargs):
     return whileai_env.load_environment(config["spec"], tasks=rows, **{{**options, **kwargs}})
 '''
 
-_PYPROJECT = '''[build-system]
+_PYPROJECT = """[build-system]
 requires = ["hatchling>=1.24"]
 build-backend = "hatchling.build"
 
@@ -70,7 +70,7 @@ packages = ["{module}"]
 [tool.verifiers.eval]
 num_examples = 5
 rollouts_per_example = 3
-'''
+"""
 
 
 def export_environment(
@@ -98,30 +98,51 @@ def export_environment(
     package is loaded in another process. Refuses a non-empty ``path``.
     """
     spec, rows, tasks = _sources(source, spec, n=n, seed=seed, mode=mode)
-    references = {"judge": reference_of(judge, "judge"), "execute": reference_of(execute, "execute")}
+    references = {
+        "judge": reference_of(judge, "judge"),
+        "execute": reference_of(execute, "execute"),
+    }
     kept, gate = band_gate(rows, band)
     if kept is not None:
         tasks = [t for t in tasks if t.task_id in kept]
     split = split_by_scenario(tasks, holdout, seed=seed)
     if not split.train:
-        raise ValueError(f"nothing left to train on after the gate ({gate}); widen band= or export more tasks")
+        raise ValueError(
+            f"nothing left to train on after the gate ({gate}); widen band= or export more tasks"
+        )
     cap = max_turns or Episode(spec, split.train[0]).max_turns
     module = _module_name(name or spec.name)
-    report = {"name": module, "gate": gate, "holdout": holdout, "tasks_in": len(tasks),
-              "train": len(split.train), "holdout_tasks": len(split.holdout), "decontaminated": len(split.dropped),
-              "train_scenarios": len({t.scenario_id for t in split.train}),
-              "holdout_scenarios": len({t.scenario_id for t in split.holdout}), **references}
+    report = {
+        "name": module,
+        "gate": gate,
+        "holdout": holdout,
+        "tasks_in": len(tasks),
+        "train": len(split.train),
+        "holdout_tasks": len(split.holdout),
+        "decontaminated": len(split.dropped),
+        "train_scenarios": len({t.scenario_id for t in split.train}),
+        "holdout_scenarios": len({t.scenario_id for t in split.holdout}),
+        **references,
+    }
     root = _empty_dir(Path(path))
     package = root / module
     (package / "data").mkdir(parents=True)
     config = {"spec": spec.to_dict(), "max_turns": cap, **references}
-    (package / "spec.json").write_text(json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    (package / "spec.json").write_text(
+        json.dumps(config, indent=2, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     for side, chosen in (("train", split.train), ("holdout", split.holdout)):
-        lines = [json.dumps(dataset_row(spec, t, max_turns=cap), ensure_ascii=False) for t in chosen]
-        (package / "data" / f"{side}.jsonl").write_text("".join(f"{line}\n" for line in lines), encoding="utf-8")
+        lines = [
+            json.dumps(dataset_row(spec, t, max_turns=cap), ensure_ascii=False) for t in chosen
+        ]
+        (package / "data" / f"{side}.jsonl").write_text(
+            "".join(f"{line}\n" for line in lines), encoding="utf-8"
+        )
     (package / "__init__.py").write_text(_MODULE.format(name=module), encoding="utf-8")
-    (root / "pyproject.toml").write_text(_PYPROJECT.format(dist=module.replace("_", "-"), module=module, name=module),
-                                         encoding="utf-8")
+    (root / "pyproject.toml").write_text(
+        _PYPROJECT.format(dist=module.replace("_", "-"), module=module, name=module),
+        encoding="utf-8",
+    )
     (root / "README.md").write_text(readme(report), encoding="utf-8")
     return {"path": str(root), **report}
 
@@ -129,18 +150,26 @@ def export_environment(
 def read_package(path: str | Path, split: str | None = None) -> tuple[Spec, list[dict[str, Any]]]:
     """The spec and rows of an exported package (its directory or its module directory)."""
     root = Path(path)
-    candidates = [root] if (root / "spec.json").is_file() else [p.parent for p in root.glob("*/spec.json")]
+    candidates = (
+        [root] if (root / "spec.json").is_file() else [p.parent for p in root.glob("*/spec.json")]
+    )
     if len(candidates) != 1:
         raise ValueError(f"{root} is not an exported package (no single MODULE/spec.json under it)")
     package = candidates[0]
     config = json.loads((package / "spec.json").read_text(encoding="utf-8"))
     sides = [split] if split else ["train", "holdout"]
-    rows = [json.loads(line) for side in sides
-            for line in (package / "data" / f"{side}.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    rows = [
+        json.loads(line)
+        for side in sides
+        for line in (package / "data" / f"{side}.jsonl").read_text(encoding="utf-8").splitlines()
+        if line.strip()
+    ]
     return load_spec(config["spec"]), rows
 
 
-def _sources(source: Any, spec: Any, *, n: int, seed: int, mode: str) -> tuple[Spec, list[dict[str, Any]], list[Task]]:
+def _sources(
+    source: Any, spec: Any, *, n: int, seed: int, mode: str
+) -> tuple[Spec, list[dict[str, Any]], list[Task]]:
     """(spec, graded rows for the gate, tasks) from whatever ``source`` is."""
     if hasattr(source, "trajectories"):
         spec = spec if spec is not None else getattr(source, "spec", None)

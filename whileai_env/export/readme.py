@@ -10,9 +10,11 @@ def readme(report: dict[str, Any]) -> str:
     name, gate = report["name"], report["gate"]
     if gate.get("applied"):
         low, high = gate["band"]
-        band = (f"Band {low:.2f}–{high:.2f} on pass rate: {gate['graded_tasks']} graded tasks, "
-                f"{gate['graded_mixed']} mixed (graded_mixed), {gate['always_solved']} always solved and "
-                f"{gate['never_solved']} never solved; {gate['kept']} kept.")
+        band = (
+            f"Band {low:.2f}–{high:.2f} on pass rate: {gate['graded_tasks']} graded tasks, "
+            f"{gate['graded_mixed']} mixed (graded_mixed), {gate['always_solved']} always solved and "
+            f"{gate['never_solved']} never solved; {gate['kept']} kept."
+        )
     else:
         band = f"Band not applied: {gate['why']}."
     return f"""# {name}
@@ -28,10 +30,10 @@ vf-eval {name} -a '{{"split": "holdout"}}' -m MODEL -b BASE_URL -k KEY_VAR -n 5 
 ## Gate
 
 - {band}
-- Split by scenario: {report['train']} train tasks ({report['train_scenarios']} scenarios),
-  {report['holdout_tasks']} holdout tasks ({report['holdout_scenarios']} scenarios), holdout share {report['holdout']}.
-- Decontamination: {report['decontaminated']} train tasks dropped for an opener shared with holdout.
-- Judge: `{report.get('judge') or 'whileai_env.grading.checklist:task_checklist'}`; execute: `{report.get('execute') or 'the mock world'}`.
+- Split by scenario: {report["train"]} train tasks ({report["train_scenarios"]} scenarios),
+  {report["holdout_tasks"]} holdout tasks ({report["holdout_scenarios"]} scenarios), holdout share {report["holdout"]}.
+- Decontamination: {report["decontaminated"]} train tasks dropped for an opener shared with holdout.
+- Judge: `{report.get("judge") or "whileai_env.grading.checklist:task_checklist"}`; execute: `{report.get("execute") or "the mock world"}`.
 
 The privileged block (hidden state, reference, fault plan) lives only in each row's `info`,
 read by the environment and never shown in the prompt.

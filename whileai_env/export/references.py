@@ -24,10 +24,14 @@ def reference_of(value: Callable[..., Any] | str | None, what: str) -> str | Non
         return value
     module = getattr(value, "__module__", None)
     name = getattr(value, "__qualname__", None)
-    fix = (f"define the {what} as a module-level function in an importable module (e.g. my_rewards.py) "
-           f"and pass it, or pass its name as 'my_rewards:{what}'")
+    fix = (
+        f"define the {what} as a module-level function in an importable module (e.g. my_rewards.py) "
+        f"and pass it, or pass its name as 'my_rewards:{what}'"
+    )
     if not module or not name or module == "__main__" or "<" in name:
-        raise ValueError(f"the {what} {value!r} cannot be imported by name in another process: {fix}")
+        raise ValueError(
+            f"the {what} {value!r} cannot be imported by name in another process: {fix}"
+        )
     reference = f"{module}:{name}"
     try:
         found = resolve_reference(reference, what)
@@ -38,13 +42,17 @@ def reference_of(value: Callable[..., Any] | str | None, what: str) -> str | Non
     return reference
 
 
-def resolve_reference(reference: Callable[..., Any] | str | None, what: str) -> Callable[..., Any] | None:
+def resolve_reference(
+    reference: Callable[..., Any] | str | None, what: str
+) -> Callable[..., Any] | None:
     """The callable ``module:attribute`` names (a callable or ``None`` passes through)."""
     if reference is None or callable(reference):
         return reference
     module, sep, attribute = str(reference).partition(":")
     if not sep or not module or not attribute:
-        raise ValueError(f"the {what} must be MODULE:ATTRIBUTE (e.g. my_rewards:judge), got {reference!r}")
+        raise ValueError(
+            f"the {what} must be MODULE:ATTRIBUTE (e.g. my_rewards:judge), got {reference!r}"
+        )
     try:
         target: Any = importlib.import_module(module)
         for part in attribute.split("."):

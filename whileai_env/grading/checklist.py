@@ -49,8 +49,15 @@ def task_checklist(row: Mapping[str, Any]) -> dict[str, Any]:
     truncated = bool(row.get("truncated"))
     markers["not_truncated"] = 0.0 if truncated else 1.0
     if truncated:
-        findings.insert(0, Finding("not_truncated", "truncated", "the episode hit the turn cap before it ended",
-                                   {"turns": row.get("turns")}))
+        findings.insert(
+            0,
+            Finding(
+                "not_truncated",
+                "truncated",
+                "the episode hit the turn cap before it ended",
+                {"turns": row.get("turns")},
+            ),
+        )
         reward = 0.0
     else:
         reward = grade * (outcome if outcome is not None else 1.0)
@@ -59,7 +66,9 @@ def task_checklist(row: Mapping[str, Any]) -> dict[str, Any]:
     else:
         reason = f"ok: conduct 1 × outcome 1 ({len(outcome_markers)} outcome checks passed)"
     if not checked:
-        reason = "no checkable coordinate: reward is the conduct grade" + (f"; {reason}" if findings else "")
+        reason = "no checkable coordinate: reward is the conduct grade" + (
+            f"; {reason}" if findings else ""
+        )
     return {
         "reward": reward,
         "reason": reason,

@@ -20,7 +20,12 @@ class Finding:
     evidence: dict[str, Any]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"marker": self.marker, "code": self.code, "message": self.message, "evidence": self.evidence}
+        return {
+            "marker": self.marker,
+            "code": self.code,
+            "message": self.message,
+            "evidence": self.evidence,
+        }
 
     def reason(self) -> str:
         return f"{self.code}: {self.message}"

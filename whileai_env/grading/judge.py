@@ -138,11 +138,16 @@ def run_judge(
             raise TypeError(f"row {index} is a {type(row).__name__}, not a mapping")
     named = name if name is not None else judge_name(judge)
     verdicts = _judge_all(rows, judge, timeout, concurrency)
-    return [_graded(row, verdict, named, version) for row, verdict in zip(rows, verdicts, strict=True)]
+    return [
+        _graded(row, verdict, named, version) for row, verdict in zip(rows, verdicts, strict=True)
+    ]
 
 
 def judge_verdict(
-    judge: Callable[[dict[str, Any]], Any], row: dict[str, Any], *, timeout: float | None = None,
+    judge: Callable[[dict[str, Any]], Any],
+    row: dict[str, Any],
+    *,
+    timeout: float | None = None,
 ) -> Verdict:
     """Run ``judge`` on one row under the judge contract: the one runner every face uses.
 
@@ -157,14 +162,22 @@ def judge_verdict(
     return _judge_all([row], judge, timeout, 1, copy_rows=False)[0]
 
 
-def judgment_columns(verdict: Verdict, judge_name: str, version: str | None = None) -> dict[str, Any]:
+def judgment_columns(
+    verdict: Verdict, judge_name: str, version: str | None = None
+) -> dict[str, Any]:
     """The row columns a verdict sets: ``reward``, ``reason``, ``markers`` (the judge's),
     ``judge_name``, ``judge_status`` and ``judge_meta`` (with ``version`` when given)."""
     meta = dict(verdict.meta)
     if version is not None:
         meta["version"] = version
-    return {"reward": verdict.reward, "reason": verdict.reason, "markers": dict(verdict.markers),
-            "judge_name": judge_name, "judge_status": verdict.status, "judge_meta": meta}
+    return {
+        "reward": verdict.reward,
+        "reason": verdict.reason,
+        "markers": dict(verdict.markers),
+        "judge_name": judge_name,
+        "judge_status": verdict.status,
+        "judge_meta": meta,
+    }
 
 
 def judge_name(judge: Callable[..., Any]) -> str:
@@ -193,7 +206,9 @@ def judge_report(rows: Iterable[Mapping[str, Any]]) -> dict[str, int]:
     return counts
 
 
-def _failed(status: str, problem: str, reason: str | None = None, meta: Mapping[str, Any] | None = None) -> Verdict:
+def _failed(
+    status: str, problem: str, reason: str | None = None, meta: Mapping[str, Any] | None = None
+) -> Verdict:
     kept = dict(meta or {})
     if "error" in kept:
         kept["judge_error"] = kept.pop("error")
@@ -265,7 +280,9 @@ def _judge_one(judge: Callable[[dict[str, Any]], Any], row: dict[str, Any]) -> V
             value = asyncio.run(_await(value))  # on its own loop: this runs on a thread with none
         return normalise_verdict(value)
     except BaseException as exc:  # a judge's failure is data about the row, never a crash
-        return _failed("error", f"{type(exc).__name__}: {exc}", meta={"error_type": type(exc).__name__})
+        return _failed(
+            "error", f"{type(exc).__name__}: {exc}", meta={"error_type": type(exc).__name__}
+        )
 
 
 def _inline(judge: Callable[..., Any], timeout: float | None, concurrency: int) -> bool:
@@ -275,7 +292,9 @@ def _inline(judge: Callable[..., Any], timeout: float | None, concurrency: int) 
         return False
     import inspect
 
-    if not (inspect.iscoroutinefunction(judge) or inspect.iscoroutinefunction(type(judge).__call__)):
+    if not (
+        inspect.iscoroutinefunction(judge) or inspect.iscoroutinefunction(type(judge).__call__)
+    ):
         return True
     import asyncio
 
@@ -295,6 +314,7 @@ def _judge_all(
     copy_rows: bool = True,
 ) -> list[Verdict]:
     """Run the judge on every row, ``concurrency`` at a time; verdicts in row order."""
+
     def view(row: Mapping[str, Any]) -> dict[str, Any]:
         return copy.deepcopy(dict(row)) if copy_rows else cast("dict[str, Any]", row)
 
@@ -312,10 +332,17 @@ def _judge_all(
         while len(running) < concurrency and next_index < len(rows):
             running[next_index] = time.monotonic()
             threading.Thread(
-                target=work, args=(next_index, view(rows[next_index])), name=f"whileai-judge-{next_index}", daemon=True,
+                target=work,
+                args=(next_index, view(rows[next_index])),
+                name=f"whileai-judge-{next_index}",
+                daemon=True,
             ).start()
             next_index += 1
-        wait = None if timeout is None else max(0.0, min(running.values()) + timeout - time.monotonic())
+        wait = (
+            None
+            if timeout is None
+            else max(0.0, min(running.values()) + timeout - time.monotonic())
+        )
         try:
             index, verdict = finished.get(timeout=wait)
         except queue.Empty:
@@ -329,15 +356,22 @@ def _judge_all(
             for index in [i for i, started in running.items() if now - started >= timeout]:
                 del running[index]
                 verdicts[index] = _failed(
-                    "timeout", f"judge did not return within {timeout:g} s", meta={"timeout_s": float(timeout)},
+                    "timeout",
+                    f"judge did not return within {timeout:g} s",
+                    meta={"timeout_s": float(timeout)},
                 )
     return cast("list[Verdict]", verdicts)  # the loop ends only once every row has a verdict
 
 
-def _graded(row: Mapping[str, Any], verdict: Verdict, name: str, version: str | None) -> dict[str, Any]:
+def _graded(
+    row: Mapping[str, Any], verdict: Verdict, name: str, version: str | None
+) -> dict[str, Any]:
     out = copy.deepcopy(dict(row))
     existing = out.get("markers")
     columns = judgment_columns(verdict, name, version)
-    columns["markers"] = {**(dict(existing) if isinstance(existing, Mapping) else {}), **columns["markers"]}
+    columns["markers"] = {
+        **(dict(existing) if isinstance(existing, Mapping) else {}),
+        **columns["markers"],
+    }
     out.update(columns)
     return out

@@ -150,26 +150,41 @@ def _identifier_leaves(value: Any, path: str, out: list[tuple[str, str]]) -> Non
         return
     elif isinstance(value, int) and value >= 1000:
         out.append((path, str(value)))
-    elif isinstance(value, str) and len(value) >= 4 and (any(c.isdigit() for c in value) or "_" in value or "@" in value):
+    elif (
+        isinstance(value, str)
+        and len(value) >= 4
+        and (any(c.isdigit() for c in value) or "_" in value or "@" in value)
+    ):
         out.append((path, value))
 
 
 def _hidden_leaks(traj: Trajectory, replies: str, hidden: Any) -> list[dict[str, str]]:
-    unseen = [w.lower() for w in code_words(replies)
-              if len(w) >= 4 and not (("." in w or "," in w) and _AMOUNT.fullmatch(w))
-              and not traj.seen_anywhere(w.lower())]
+    unseen = [
+        w.lower()
+        for w in code_words(replies)
+        if len(w) >= 4
+        and not (("." in w or "," in w) and _AMOUNT.fullmatch(w))
+        and not traj.seen_anywhere(w.lower())
+    ]
     if not unseen:
         return []
     dumped = json.dumps(hidden, ensure_ascii=False, default=str).lower()
     if not any(w in dumped or w.lstrip("#") in dumped for w in unseen):
         return []
-    tools = {s.tool.lower() for s in traj.steps} | {str(t).lower() for t in traj.world.get("targets") or ()}
+    tools = {s.tool.lower() for s in traj.steps} | {
+        str(t).lower() for t in traj.world.get("targets") or ()
+    }
     tools |= {t.lower() for t in traj.declared or ()}
     lower = replies.lower()
     leaves: list[tuple[str, str]] = []
     _identifier_leaves(hidden, "hidden_state", leaves)
-    return [{"field": path, "quote": value} for path, value in leaves
-            if value.lower() in lower and value.lower() not in tools and not traj.seen_anywhere(value.lower())]
+    return [
+        {"field": path, "quote": value}
+        for path, value in leaves
+        if value.lower() in lower
+        and value.lower() not in tools
+        and not traj.seen_anywhere(value.lower())
+    ]
 
 
 def find_leaks(traj: Trajectory) -> list[dict[str, str]]:
@@ -212,7 +227,9 @@ def find_leaks(traj: Trajectory) -> list[dict[str, str]]:
 
 def _has_privileged(row: Mapping[str, Any]) -> bool:
     block = row.get("privileged")
-    return isinstance(block, Mapping) and any(block.get(k) for k in ("hidden_state", *_PRIVILEGED_TEXTS))
+    return isinstance(block, Mapping) and any(
+        block.get(k) for k in ("hidden_state", *_PRIVILEGED_TEXTS)
+    )
 
 
 def leak_report(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
@@ -233,13 +250,23 @@ def leak_report(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
         found = find_leaks(Trajectory(row))
         if found:
             leaky += 1
-        leaks.extend({"row": i, "task_id": row.get("task_id"), "scenario_id": row.get("scenario_id"),
-                      "rollout_index": row.get("rollout_index"), **leak} for leak in found)
+        leaks.extend(
+            {
+                "row": i,
+                "task_id": row.get("task_id"),
+                "scenario_id": row.get("scenario_id"),
+                "rollout_index": row.get("rollout_index"),
+                **leak,
+            }
+            for leak in found
+        )
     if not rows:
         note = "no rows: nothing could be checked"
     elif checked == 0:
-        note = ("nothing could be checked: no row carries a privileged block, so a clean result here "
-                "is not a pass (only harness words were looked for)")
+        note = (
+            "nothing could be checked: no row carries a privileged block, so a clean result here "
+            "is not a pass (only harness words were looked for)"
+        )
     elif checked < len(rows):
         note = f"{len(rows) - checked} rows carry no privileged block and were checked for harness words only"
     else:
@@ -262,7 +289,9 @@ def format_leak_report(report: Mapping[str, Any]) -> str:
         head = f"checked {checked} of {total} rows: {leaky} quoted privileged context ({share}%)"
     lines = [head]
     for leak in report["leaks"]:
-        lines.append(f"  {leak.get('scenario_id')} r{leak.get('rollout_index')}: {leak['field']} = {leak['quote']!r}")
+        lines.append(
+            f"  {leak.get('scenario_id')} r{leak.get('rollout_index')}: {leak['field']} = {leak['quote']!r}"
+        )
     if checked and report.get("note"):
         lines.append(f"  note: {report['note']}")
     return "\n".join(lines)

@@ -30,15 +30,20 @@ from whileai_env.grading.findings import Finding, step_evidence
 from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
 
 #: Result fields that describe the answer rather than hold it.
-META_FIELDS = frozenset({"status", "stale", "as_of", "source", "truncated", "has_more", "next_page_token", "ok"})
+META_FIELDS = frozenset(
+    {"status", "stale", "as_of", "source", "truncated", "has_more", "next_page_token", "ok"}
+)
 #: An empty result reported: "no orders", "no matching records", "nothing", "none", "not … any".
-_EMPTY = re.compile(r"\bno (?:\w+ )?\w+(?:s|es)\b|\bnothing\b|\bnone\b|\bempty\b|\bzero\b|\bnot (?:\w+ ){0,3}any\b")
+_EMPTY = re.compile(
+    r"\bno (?:\w+ )?\w+(?:s|es)\b|\bnothing\b|\bnone\b|\bempty\b|\bzero\b|\bnot (?:\w+ ){0,3}any\b"
+)
 _LONGEST = 120
 _MOST = 60
 
 
-def facts(result: Mapping[str, Any], given: AbstractSet[str] = frozenset(), *,
-          as_written: bool = False) -> list[tuple[str, str]]:
+def facts(
+    result: Mapping[str, Any], given: AbstractSet[str] = frozenset(), *, as_written: bool = False
+) -> list[tuple[str, str]]:
     """``(field, value)`` pairs a reply can report from ``result``, breadth first (top-level fields
     before nested ones), as lowercase text (``as_written``: as the result spells them): meta
     fields, values in ``given`` (what the call was given) and long text are left out; a boolean
@@ -52,7 +57,9 @@ def facts(result: Mapping[str, Any], given: AbstractSet[str] = frozenset(), *,
     return list(islice(_facts(result, given, as_written), _MOST))
 
 
-def _facts(result: Mapping[str, Any], given: AbstractSet[str], as_written: bool) -> Iterator[tuple[str, str]]:
+def _facts(
+    result: Mapping[str, Any], given: AbstractSet[str], as_written: bool
+) -> Iterator[tuple[str, str]]:
     seen: set[str] = set()
     level: list[tuple[str, Any]] = [("", result)]
     for _ in range(5):
@@ -93,8 +100,9 @@ def _named(field: str, value: str, text: str) -> bool:
     at = text.find(value)
     while at >= 0:
         end = at + len(value)
-        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_.")) and \
-                (end == len(text) or not (text[end].isalnum() or text[end] == "_")):
+        if (at == 0 or not (text[at - 1].isalnum() or text[at - 1] in "_.")) and (
+            end == len(text) or not (text[end].isalnum() or text[end] == "_")
+        ):
             return True
         at = text.find(value, at + 1)
     return False
@@ -117,16 +125,23 @@ def _read_reported(step: Step, text: str) -> bool:
     if named:
         return True
     if step.result.get("count") == 0 or step.result.get("items") == []:
-        return claims.missing_reported(text) is not None or _EMPTY.search(claims.normalise(text)) is not None
+        return (
+            claims.missing_reported(text) is not None
+            or _EMPTY.search(claims.normalise(text)) is not None
+        )
     return not some
 
 
 def _write_reported(step: Step, text: str) -> bool:
     """A fact the write returned (a confirmation id, the new state), a claim in its own verb
     (state frames too: "is now cancelled") or any write verb's, or an already-done note."""
-    return (_names_a_fact(step, text)[0] or claims.done_acknowledged(text) is not None
-            or claims.success_claim(text, claims.verb_forms(step.tool), state=True, generic=False) is not None
-            or claims.success_claim(text) is not None)
+    return (
+        _names_a_fact(step, text)[0]
+        or claims.done_acknowledged(text) is not None
+        or claims.success_claim(text, claims.verb_forms(step.tool), state=True, generic=False)
+        is not None
+        or claims.success_claim(text) is not None
+    )
 
 
 def reported_result(t: Trajectory, name: str, calls: list[Step]) -> Finding | None:
@@ -142,6 +157,9 @@ def reported_result(t: Trajectory, name: str, calls: list[Step]) -> Finding | No
             return None
     step = ok[-1]
     what = "says it succeeded" if write else "names anything it returned"
-    return Finding("reported_result", "result_not_reported",
-                   f"{name} succeeded at step {step.index} and no later reply {what}",
-                   step_evidence(step.index, name, phrase=t.final[-80:]))
+    return Finding(
+        "reported_result",
+        "result_not_reported",
+        f"{name} succeeded at step {step.index} and no later reply {what}",
+        step_evidence(step.index, name, phrase=t.final[-80:]),
+    )

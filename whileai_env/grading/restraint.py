@@ -32,24 +32,58 @@ from whileai_env.spec.arguments import entity_noun
 from whileai_env.spec.clauses import split_policy
 
 #: Words for the person a hand-off goes to: they name no part of what the service is about.
-PERSON_WORDS = frozenset({
-    "human", "agent", "person", "people", "colleague", "staff", "operator", "representative", "rep", "team",
-    "specialist", "someone", "user", "member", "support", "supervisor", "manager",
-})
+PERSON_WORDS = frozenset(
+    {
+        "human",
+        "agent",
+        "person",
+        "people",
+        "colleague",
+        "staff",
+        "operator",
+        "representative",
+        "rep",
+        "team",
+        "specialist",
+        "someone",
+        "user",
+        "member",
+        "support",
+        "supervisor",
+        "manager",
+    }
+)
 #: A clause condition that means "a request this assistant's tools do not cover".
 _OUT_OF_SCOPE = re.compile(
     r"\b(?:outside (?:of )?(?:these|the|your|its|my|our)? ?(?:tools?|scope|capabilit\w+|functions?|remit)|"
     r"falls? outside|out of scope|cannot be (?:handled|done|resolved|answered)|not (?:covered|supported|handled) by|"
     r"beyond (?:your|the|these) (?:tools|scope)|unrelated|(?:any|all) other (?:requests?|questions?|topics?)|"
-    r"anything else|off[- ]topic)\b")
+    r"anything else|off[- ]topic)\b"
+)
 #: A hand-off and where it goes: "pass it to a human colleague", "transfer to a human agent".
 _HANDOFF_TO = re.compile(
     r"\b(?:pass|hand(?: \w+)? (?:off|over)|transfer|escalate|refer|redirect|direct|route|forward|connect|send)"
     r"(?: (?:it|this|them|him|her|the (?:user|customer|caller|request|conversation|chat)))? (?:on )?(?:to|with) "
-    r"(?P<dest>[^.,;:!?]+)")
-_DEST_END = re.compile(r"\b(?:only|when|if|and|who|for|with|unless|so|instead|whenever|because|rather)\b")
-_HANDOFF_VERBS = frozenset({"transfer", "hand", "handoff", "handover", "pass", "escalate", "refer", "route",
-                            "forward", "connect", "redirect"})
+    r"(?P<dest>[^.,;:!?]+)"
+)
+_DEST_END = re.compile(
+    r"\b(?:only|when|if|and|who|for|with|unless|so|instead|whenever|because|rather)\b"
+)
+_HANDOFF_VERBS = frozenset(
+    {
+        "transfer",
+        "hand",
+        "handoff",
+        "handover",
+        "pass",
+        "escalate",
+        "refer",
+        "route",
+        "forward",
+        "connect",
+        "redirect",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -81,8 +115,11 @@ def _destination(clause: str) -> str | None:
 
 
 @lru_cache(maxsize=256)
-def prescribed_handoff(system_prompt: str, tools: tuple[str, ...] = (),
-                       locators: tuple[tuple[str, tuple[str, ...]], ...] | None = None) -> Handoff | None:
+def prescribed_handoff(
+    system_prompt: str,
+    tools: tuple[str, ...] = (),
+    locators: tuple[tuple[str, tuple[str, ...]], ...] | None = None,
+) -> Handoff | None:
     """The hand-off ``system_prompt`` prescribes for a request its tools do not cover, or ``None``.
 
     ``tools`` are the declared tool names and ``locators`` their locator arguments (``None``:
@@ -101,7 +138,9 @@ def prescribed_handoff(system_prompt: str, tools: tuple[str, ...] = (),
             continue
         words = acts.content_words(dest)
         located = dict(locators) if locators is not None else {}
-        tool = next((name for name in tools if _performs(name, words) and not located.get(name)), None)
+        tool = next(
+            (name for name in tools if _performs(name, words) and not located.get(name)), None
+        )
         return Handoff(clause, dest, words, tool)
     return None
 
@@ -114,7 +153,11 @@ def _performs(tool: str, destination: frozenset[str]) -> bool:
 def row_handoff(t: Trajectory) -> Handoff | None:
     """:func:`prescribed_handoff` for the row's system prompt, declared tools and locators."""
     locators = t.row.get("tool_locators")
-    frozen = tuple(sorted((str(k), tuple(v or ())) for k, v in locators.items())) if isinstance(locators, dict) else None
+    frozen = (
+        tuple(sorted((str(k), tuple(v or ())) for k, v in locators.items()))
+        if isinstance(locators, dict)
+        else None
+    )
     return prescribed_handoff(t.system_prompt, tuple(sorted(t.declared or ())), frozen)
 
 
@@ -162,8 +205,13 @@ def scope_words(tools: Iterable[str]) -> frozenset[str]:
     out: set[str] = set()
     for name in tools:
         for word in name_tokens(name):
-            if len(word) >= 3 and word not in acts.STOPWORDS and word not in PERSON_WORDS \
-                    and word not in ACTION_VERBS and verb_kind(word) is None:
+            if (
+                len(word) >= 3
+                and word not in acts.STOPWORDS
+                and word not in PERSON_WORDS
+                and word not in ACTION_VERBS
+                and verb_kind(word) is None
+            ):
                 out.add(word)
     return frozenset(out)
 
@@ -171,13 +219,19 @@ def scope_words(tools: Iterable[str]) -> frozenset[str]:
 def _echo(t: Trajectory) -> Finding | None:
     for _, text in t.assistant:
         if acts.echoes(text, t.user_text):
-            return Finding("addressed_ask", "echoed_user", "a reply mostly repeats the user's own words",
-                           {"phrase": text[:80]})
+            return Finding(
+                "addressed_ask",
+                "echoed_user",
+                "a reply mostly repeats the user's own words",
+                {"phrase": text[:80]},
+            )
     return None
 
 
 def _unaddressed(t: Trajectory, what: str) -> Finding:
-    return Finding("addressed_ask", "unaddressed_reply", f"no reply names {what}", {"phrase": t.final[-80:]})
+    return Finding(
+        "addressed_ask", "unaddressed_reply", f"no reply names {what}", {"phrase": t.final[-80:]}
+    )
 
 
 def out_of_scope_checks(t: Trajectory, handoff: Handoff | None) -> list[tuple[str, Finding | None]]:
@@ -188,8 +242,12 @@ def out_of_scope_checks(t: Trajectory, handoff: Handoff | None) -> list[tuple[st
     if finding is None:
         words = acts.content_words(text)
         subject = acts.content_words(t.opener)
-        if not acts.shared(words, subject) and not acts.shared(words, scope_words(t.declared or ())):
-            finding = _unaddressed(t, "the subject the user asked about or what this service covers")
+        if not acts.shared(words, subject) and not acts.shared(
+            words, scope_words(t.declared or ())
+        ):
+            finding = _unaddressed(
+                t, "the subject the user asked about or what this service covers"
+            )
     checks.append(("addressed_ask", finding))
     return checks
 
@@ -198,40 +256,61 @@ def _redirected(t: Trajectory, text: str, handoff: Handoff | None) -> Finding | 
     if handoff is None:
         if acts.redirected(text) or acts.declined(text) or acts.handed_off(text):
             return None
-        return Finding("redirected_out_of_scope", "not_redirected",
-                       "the ask is outside the tools and no reply declines it or says where to go instead",
-                       {"phrase": t.final[-80:]})
+        return Finding(
+            "redirected_out_of_scope",
+            "not_redirected",
+            "the ask is outside the tools and no reply declines it or says where to go instead",
+            {"phrase": t.final[-80:]},
+        )
     if handoff.tool is not None:
         calls = t.by_tool.get(handoff.tool)
         if not calls:
-            return Finding("redirected_out_of_scope", "handoff_not_made",
-                           f"the system prompt prescribes a hand-off ({handoff.clause!r}) and {handoff.tool} was never called",
-                           {"tool": handoff.tool})
+            return Finding(
+                "redirected_out_of_scope",
+                "handoff_not_made",
+                f"the system prompt prescribes a hand-off ({handoff.clause!r}) and {handoff.tool} was never called",
+                {"tool": handoff.tool},
+            )
         if not any(s.succeeded for s in calls):
             if claims.failure_acknowledged(t.replies_after(calls[-1].pos)):
                 return None
-            return Finding("redirected_out_of_scope", "handoff_failed_unreported",
-                           f"the hand-off {handoff.tool} failed and no reply says so", step_evidence(calls[-1].index, handoff.tool))
+            return Finding(
+                "redirected_out_of_scope",
+                "handoff_failed_unreported",
+                f"the hand-off {handoff.tool} failed and no reply says so",
+                step_evidence(calls[-1].index, handoff.tool),
+            )
     if acts.handed_off(text) and acts.shared(acts.content_words(text), handoff.words):
         return None
-    return Finding("redirected_out_of_scope", "handoff_not_said",
-                   f"the system prompt prescribes a hand-off to {handoff.destination} ({handoff.clause!r}) "
-                   "and no reply tells the person about it", {"phrase": t.final[-80:]})
+    return Finding(
+        "redirected_out_of_scope",
+        "handoff_not_said",
+        f"the system prompt prescribes a hand-off to {handoff.destination} ({handoff.clause!r}) "
+        "and no reply tells the person about it",
+        {"phrase": t.final[-80:]},
+    )
 
 
 def _fact_reported(t: Trajectory, state: str | None, text: str) -> bool:
     """The world's answer makes the write moot and the reply says so: not found, already done."""
     if state == "missing":
-        looked = any(s.error == "not_found" or (s.succeeded and (s.result.get("count") == 0 or s.result.get("items") == []))
-                     for s in t.steps)
+        looked = any(
+            s.error == "not_found"
+            or (s.succeeded and (s.result.get("count") == 0 or s.result.get("items") == []))
+            for s in t.steps
+        )
         return looked and claims.missing_reported(text) is not None
     if state == "already_done":
-        looked = any(s.error == "already_done" or (s.succeeded and not t.is_write(s.kind)) for s in t.steps)
+        looked = any(
+            s.error == "already_done" or (s.succeeded and not t.is_write(s.kind)) for s in t.steps
+        )
         return looked and claims.done_acknowledged(text) is not None
     return False
 
 
-def pushed_write_checks(t: Trajectory, state: str | None, targets: list[str], writes: list[str]) -> list[tuple[str, Finding | None]]:
+def pushed_write_checks(
+    t: Trajectory, state: str | None, targets: list[str], writes: list[str]
+) -> list[tuple[str, Finding | None]]:
     """``declined_with_reason`` and ``addressed_ask`` for a push for a write the task says not to make."""
     text = t.replies()
     entities = t.world.get("entities")
@@ -241,9 +320,15 @@ def pushed_write_checks(t: Trajectory, state: str | None, targets: list[str], wr
     named = any(paraphrases(text, rule, words) for rule in rules)
     checks = [("declined_with_reason", _declined_with_reason(t, state, text, writes, words, named))]
     finding = _echo(t)
-    if finding is None and not named and not acts.shared(acts.content_words(text, 2), words) \
-            and not _names_entity(text, entities):
-        finding = _unaddressed(t, f"the {' / '.join(sorted(words)) or 'request'} asked about or the rule that stops it")
+    if (
+        finding is None
+        and not named
+        and not acts.shared(acts.content_words(text, 2), words)
+        and not _names_entity(text, entities)
+    ):
+        finding = _unaddressed(
+            t, f"the {' / '.join(sorted(words)) or 'request'} asked about or the rule that stops it"
+        )
     checks.append(("addressed_ask", finding))
     return checks
 
@@ -253,22 +338,39 @@ def _names_entity(text: str, entities: Mapping[str, Any]) -> bool:
     return any(v and v in lower for v in (scalar_text(x) for x in entities.values()))
 
 
-def _declined_with_reason(t: Trajectory, state: str | None, text: str, writes: list[str], words: frozenset[str],
-                          named: bool) -> Finding | None:
+def _declined_with_reason(
+    t: Trajectory,
+    state: str | None,
+    text: str,
+    writes: list[str],
+    words: frozenset[str],
+    named: bool,
+) -> Finding | None:
     if _fact_reported(t, state, text):
         return None
     what = " / ".join(writes)
     if acts.declined(text) is None:
-        return Finding("declined_with_reason", "no_decline", f"the ask pushed for {what} and no reply declines it",
-                       {"phrase": t.final[-80:]})
+        return Finding(
+            "declined_with_reason",
+            "no_decline",
+            f"the ask pushed for {what} and no reply declines it",
+            {"phrase": t.final[-80:]},
+        )
     governing = t.world.get("clause")
     if isinstance(governing, str) and governing and about_ask(governing, words):
         if named:
             return None
-        return Finding("declined_with_reason", "rule_not_named",
-                       f"the ask pushed against {governing!r} and the decline names no rule about {what}",
-                       {"phrase": t.final[-80:]})
+        return Finding(
+            "declined_with_reason",
+            "rule_not_named",
+            f"the ask pushed against {governing!r} and the decline names no rule about {what}",
+            {"phrase": t.final[-80:]},
+        )
     if named or acts.reason_given(text):
         return None
-    return Finding("declined_with_reason", "no_reason", f"the decline of {what} gives no reason and names no rule",
-                   {"phrase": t.final[-80:]})
+    return Finding(
+        "declined_with_reason",
+        "no_reason",
+        f"the decline of {what} gives no reason and names no rule",
+        {"phrase": t.final[-80:]},
+    )

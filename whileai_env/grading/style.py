@@ -21,10 +21,19 @@ from whileai_env.grading import claims
 
 STYLE_MARKERS = ("no_boilerplate", "no_hedging", "no_apology", "no_sycophancy", "answered")
 #: The tic each marker measures the absence of (names used in warnings).
-TICS = {"no_boilerplate": "boilerplate", "no_hedging": "hedging", "no_apology": "apology",
-        "no_sycophancy": "sycophancy", "answered": "non-answers"}
-_FAMILY = {"no_boilerplate": "boilerplate", "no_hedging": "hedging", "no_apology": "apology",
-           "no_sycophancy": "sycophancy"}
+TICS = {
+    "no_boilerplate": "boilerplate",
+    "no_hedging": "hedging",
+    "no_apology": "apology",
+    "no_sycophancy": "sycophancy",
+    "answered": "non-answers",
+}
+_FAMILY = {
+    "no_boilerplate": "boilerplate",
+    "no_hedging": "hedging",
+    "no_apology": "apology",
+    "no_sycophancy": "sycophancy",
+}
 #: Words a reply needs, after style phrases are removed, to count as an answer.
 ANSWER_WORDS = 3
 #: A warning needs at least this many rewarded rows and a correlation above this size.
@@ -68,7 +77,9 @@ def _pearson(xs: list[float], ys: list[float]) -> float | None:
     syy = math.fsum((y - my) ** 2 for y in ys)
     if sxx == 0 or syy == 0:
         return None
-    return math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / math.sqrt(sxx * syy)
+    return math.fsum((x - mx) * (y - my) for x, y in zip(xs, ys, strict=True)) / math.sqrt(
+        sxx * syy
+    )
 
 
 def style_report(rows: Iterable[Mapping[str, Any]], *, examples: int = 3) -> dict[str, Any]:
@@ -88,22 +99,35 @@ def style_report(rows: Iterable[Mapping[str, Any]], *, examples: int = 3) -> dic
     rows = list(rows)
     per_row = [reply_style(_final(row)) for row in rows]
     report: dict[str, Any] = {"rows": len(rows), "markers": {}, "correlation": {}, "warnings": []}
-    rewarded = [i for i, row in enumerate(rows)
-                if isinstance(row.get("reward"), int | float) and not isinstance(row.get("reward"), bool)]
+    rewarded = [
+        i
+        for i, row in enumerate(rows)
+        if isinstance(row.get("reward"), int | float) and not isinstance(row.get("reward"), bool)
+    ]
     for name in STYLE_MARKERS:
         flagged = [i for i, (markers, _) in enumerate(per_row) if markers[name] == 0.0]
         report["markers"][name] = {
             "rate": 1.0 - len(flagged) / len(rows) if rows else None,
             "hits": len(flagged),
-            "examples": [{"scenario_id": rows[i].get("scenario_id"), "rollout_index": rows[i].get("rollout_index"),
-                          "phrase": per_row[i][1][name]} for i in flagged[:examples]],
+            "examples": [
+                {
+                    "scenario_id": rows[i].get("scenario_id"),
+                    "rollout_index": rows[i].get("rollout_index"),
+                    "phrase": per_row[i][1][name],
+                }
+                for i in flagged[:examples]
+            ],
         }
         corr = None
         if len(rewarded) >= 2:
-            corr = _pearson([float(rows[i]["reward"]) for i in rewarded],
-                            [1.0 - per_row[i][0][name] for i in rewarded])
+            corr = _pearson(
+                [float(rows[i]["reward"]) for i in rewarded],
+                [1.0 - per_row[i][0][name] for i in rewarded],
+            )
         report["correlation"][name] = corr
         if corr is not None and len(rewarded) >= MIN_ROWS and abs(corr) > CORRELATION:
             verb = "pays for" if corr > 0 else "penalises"
-            report["warnings"].append(f"reward {verb} {TICS[name]} (corr {corr:+.2f} over {len(rewarded)} rows)")
+            report["warnings"].append(
+                f"reward {verb} {TICS[name]} (corr {corr:+.2f} over {len(rewarded)} rows)"
+            )
     return report

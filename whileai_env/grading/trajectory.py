@@ -28,8 +28,21 @@ class Step:
     much of the user text had been said before it.
     """
 
-    __slots__ = ("args", "at", "call_id", "cut", "error", "failed", "fault", "kind", "pos", "raw", "result",
-                 "succeeded", "tool")
+    __slots__ = (
+        "args",
+        "at",
+        "call_id",
+        "cut",
+        "error",
+        "failed",
+        "fault",
+        "kind",
+        "pos",
+        "raw",
+        "result",
+        "succeeded",
+        "tool",
+    )
 
     def __init__(self, raw: dict[str, Any], position: int) -> None:
         get = raw.get
@@ -73,7 +86,9 @@ class Step:
     @property
     def got_through(self) -> bool:
         """The call passed the fault schedule (it may still be ``not_found`` or ``already_done``)."""
-        return (self.fault is None or self.fault in degraded_kinds()) and self.error not in gateway_kinds()
+        return (
+            self.fault is None or self.fault in degraded_kinds()
+        ) and self.error not in gateway_kinds()
 
     def same_call(self, other: Step) -> bool:
         return self.tool == other.tool and self.args == other.args
@@ -100,7 +115,11 @@ def message_text(content: Any) -> str:
     if isinstance(content, str):
         return content
     if isinstance(content, list):
-        return "".join(p.get("text", "") for p in content if isinstance(p, Mapping) and isinstance(p.get("text"), str))
+        return "".join(
+            p.get("text", "")
+            for p in content
+            if isinstance(p, Mapping) and isinstance(p.get("text"), str)
+        )
     return "" if content is None else str(content)
 
 
@@ -114,7 +133,9 @@ def declared_tools(tools: Any) -> tuple[frozenset[str] | None, dict[str, str]]:
     if spec_tools is not None:
         return frozenset(t.name for t in spec_tools), {t.name: t.kind for t in spec_tools}
     if isinstance(tools, Mapping):
-        return frozenset(str(k) for k in tools), {str(k): str(v) for k, v in tools.items() if isinstance(v, str)}
+        return frozenset(str(k) for k in tools), {
+            str(k): str(v) for k, v in tools.items() if isinstance(v, str)
+        }
     names: set[str] = set()
     kinds: dict[str, str] = {}
     for item in tools if isinstance(tools, Iterable) else ():
@@ -176,9 +197,31 @@ class Trajectory:
     absent.
     """
 
-    __slots__ = ("_args_text", "_everything", "_kind_cache", "_repeats", "_results", "_seen", "_tool_texts",
-                 "assistant", "by_tool", "declared", "dims", "fault_plan", "final", "first_write", "kinds",
-                 "opener", "privileged", "row", "steps", "system", "system_prompt", "user_text", "world")
+    __slots__ = (
+        "_args_text",
+        "_everything",
+        "_kind_cache",
+        "_repeats",
+        "_results",
+        "_seen",
+        "_tool_texts",
+        "assistant",
+        "by_tool",
+        "declared",
+        "dims",
+        "fault_plan",
+        "final",
+        "first_write",
+        "kinds",
+        "opener",
+        "privileged",
+        "row",
+        "steps",
+        "system",
+        "system_prompt",
+        "user_text",
+        "world",
+    )
 
     def __init__(self, row: Mapping[str, Any], declared: Any = None) -> None:
         get = row.get
@@ -196,7 +239,13 @@ class Trajectory:
         self.kinds = kinds
         self._kind_cache: dict[str, str | None] = {}
         read = _read_messages(get("messages") or ())
-        system, originals, users, cuts, assistant = read.system, read.originals, read.users, read.cuts, read.assistant
+        system, originals, users, cuts, assistant = (
+            read.system,
+            read.originals,
+            read.users,
+            read.cuts,
+            read.assistant,
+        )
         prompt, system_prompt = get("prompt"), get("system_prompt")
         if not users and isinstance(prompt, str):
             users.append(prompt.lower())
@@ -290,8 +339,9 @@ class Trajectory:
         if value in self._everything:
             return True
         if self._args_text is None:
-            self._args_text = json.dumps([s.raw.get("arguments") for s in self.steps], ensure_ascii=False,
-                                         default=str).lower()
+            self._args_text = json.dumps(
+                [s.raw.get("arguments") for s in self.steps], ensure_ascii=False, default=str
+            ).lower()
         return value in self._args_text
 
     def repeats(self) -> list[tuple[Step, Sequence[Step]]]:
@@ -300,7 +350,9 @@ class Trajectory:
         if self._repeats is None:
             out: list[tuple[Step, Sequence[Step]]] = []
             for calls in self.by_tool.values():
-                earlier: dict[Any, list[Step]] = {}  # calls so far by their arguments: linear, not pairwise
+                earlier: dict[
+                    Any, list[Step]
+                ] = {}  # calls so far by their arguments: linear, not pairwise
                 for step in calls:
                     same = earlier.setdefault(args_key(step.args), [])
                     if same:
@@ -379,7 +431,9 @@ def _read_messages(messages: Iterable[Any]) -> _Messages:
             continue
         role = message.get("role")
         content = message.get("content")
-        text = content if type(content) is str else ("" if content is None else message_text(content))
+        text = (
+            content if type(content) is str else ("" if content is None else message_text(content))
+        )
         if role == "tool":
             read.tool_texts[message.get("tool_call_id")] = text
         elif role == "assistant":
@@ -401,8 +455,9 @@ def _read_messages(messages: Iterable[Any]) -> _Messages:
     return read
 
 
-def _read_steps(raw_steps: Iterable[Any], call_pos: Mapping[Any, int], cuts: list[int],
-                everything: int) -> tuple[list[Step], dict[str, list[Step]]]:
+def _read_steps(
+    raw_steps: Iterable[Any], call_pos: Mapping[Any, int], cuts: list[int], everything: int
+) -> tuple[list[Step], dict[str, list[Step]]]:
     """The ledger's steps, each placed at the assistant turn that made it, and grouped by tool."""
     steps: list[Step] = []
     by_tool: dict[str, list[Step]] = {}

@@ -8,13 +8,27 @@ from __future__ import annotations
 
 WORLD_STATES = ("exists", "missing", "already_done", "duplicate", "partial")
 CONDITIONS = (
-    "success", "timeout", "permission_denied", "stale", "malformed", "rate_limited",
-    "server_error", "truncated",
+    "success",
+    "timeout",
+    "permission_denied",
+    "stale",
+    "malformed",
+    "rate_limited",
+    "server_error",
+    "truncated",
 )
 HISTORIES = ("fresh", "prior_failure", "prior_partial", "contradicts_earlier", "repeat_visit")
 STANCES = (
-    "ordinary", "ambiguous", "boundary", "adversarial", "hurried", "unsure", "retry", "mistaken",
-    "exploratory", "conflicting",
+    "ordinary",
+    "ambiguous",
+    "boundary",
+    "adversarial",
+    "hurried",
+    "unsure",
+    "retry",
+    "mistaken",
+    "exploratory",
+    "conflicting",
 )
 ASKS = ("tool", "general", "vague")
 PERSONAS = ("first_time", "returning", "busy_professional", "expert", "non_native", "older_adult")

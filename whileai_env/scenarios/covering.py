@@ -38,7 +38,12 @@ def pairwise(axes: Sequence[tuple[str, Sequence[str]]], salt: str = "") -> list[
     if n == 1:
         return [{names[0]: v} for v in values[0]]
     sizes = [len(v) for v in values]
-    order = [(i, a, j, b) for i, j in combinations(range(n), 2) for a in range(sizes[i]) for b in range(sizes[j])]
+    order = [
+        (i, a, j, b)
+        for i, j in combinations(range(n), 2)
+        for a in range(sizes[i])
+        for b in range(sizes[j])
+    ]
     order.sort()
     uncovered = set(order)
     rows: list[dict[str, str]] = []
@@ -59,7 +64,9 @@ def pairwise(axes: Sequence[tuple[str, Sequence[str]]], salt: str = "") -> list[
     return rows
 
 
-def _best_value(k: int, size: int, row: list[int | None], uncovered: set, salt: str, index: int) -> int:
+def _best_value(
+    k: int, size: int, row: list[int | None], uncovered: set, salt: str, index: int
+) -> int:
     """The value of axis ``k`` covering the most uncovered pairs with the values already in
     ``row``; ties go to the largest ``-stable_hash(salt, index, k, v) / 2**64``, the first of
     equal scores winning (exactly the order a full ``(gain, key)`` comparison gives)."""

@@ -34,10 +34,14 @@ def embed(text: str, dim: int = DIM) -> np.ndarray:
     return vec / norm if norm else vec
 
 
-def most_novel(candidates: Sequence[np.ndarray], recent: np.ndarray, *, noise: float = 0.05, key: object = 0) -> int:
+def most_novel(
+    candidates: Sequence[np.ndarray], recent: np.ndarray, *, noise: float = 0.05, key: object = 0
+) -> int:
     """Index of the candidate embedding farthest (by max cosine similarity) from the ``recent`` rows."""
     if len(recent) == 0 or len(candidates) == 1:
         return 0
     sims = (recent @ np.stack(candidates).T).max(axis=0)
-    scores = [(1.0 - float(sim)) + noise * unit("novelty-noise", key, i) for i, sim in enumerate(sims)]
+    scores = [
+        (1.0 - float(sim)) + noise * unit("novelty-noise", key, i) for i, sim in enumerate(sims)
+    ]
     return int(np.argmax(scores))

@@ -82,7 +82,8 @@ class _Draft:
             principle=plan.clause,
         )
         return Task(
-            task_id="t-" + hex_id("task", self.seed, cell.scenario_id, self.situation, self.phrasing, length=12),
+            task_id="t-"
+            + hex_id("task", self.seed, cell.scenario_id, self.situation, self.phrasing, length=12),
             scenario_id=cell.scenario_id,
             cell=cell,
             seed=self.seed,
@@ -143,14 +144,28 @@ def iter_situations(
     if candidates < 1:
         raise ValueError(f"candidates must be at least 1, got {candidates}")
     if restraint_share is not None and not 0.0 <= restraint_share <= 1.0:
-        raise ValueError(f"restraint_share must be between 0 and 1 (or None), got {restraint_share}")
+        raise ValueError(
+            f"restraint_share must be between 0 and 1 (or None), got {restraint_share}"
+        )
     topo = topology(mode, phrasings, repeats)
-    rate = (RL_FAULT_RATE if mode == "rl" else DEFAULT_FAULT_RATE) if fault_rate is None else float(fault_rate)
+    rate = (
+        (RL_FAULT_RATE if mode == "rl" else DEFAULT_FAULT_RATE)
+        if fault_rate is None
+        else float(fault_rate)
+    )
     if not 0.0 <= rate <= 1.0:
         raise ValueError(f"fault_rate must be between 0 and 1, got {rate}")
     grid = grid if grid is not None else build_grid(spec)
-    return _draw(spec, grid, topo, rate, seed=seed, hard_share=hard_share, candidates=candidates,
-                 restraint_share=restraint_share)
+    return _draw(
+        spec,
+        grid,
+        topo,
+        rate,
+        seed=seed,
+        hard_share=hard_share,
+        candidates=candidates,
+        restraint_share=restraint_share,
+    )
 
 
 def _pools(cells: list[Cell], spec: Spec, split: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -163,8 +178,17 @@ def _pools(cells: list[Cell], spec: Spec, split: bool) -> tuple[np.ndarray, np.n
     return restraint, hard, easy
 
 
-def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, hard_share: float,
-          candidates: int, restraint_share: float | None = None) -> Iterator[list[Task]]:
+def _draw(
+    spec: Spec,
+    grid: Grid,
+    topo: Topology,
+    rate: float,
+    *,
+    seed: int,
+    hard_share: float,
+    candidates: int,
+    restraint_share: float | None = None,
+) -> Iterator[list[Task]]:
     cells = list(grid.cells)
     risk = np.array([_risk(c, spec) for c in cells])
     restraint_idx, hard_idx, easy_idx = _pools(cells, spec, restraint_share is not None)
@@ -172,24 +196,38 @@ def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, har
         restraint_share = 1.0
     visits = np.zeros(len(cells))
     value_ids: dict[tuple[str, str], int] = {}
-    coords = np.array([
-        [value_ids.setdefault(item, len(value_ids)) for item in c.coordinates().items()] for c in cells
-    ])
+    coords = np.array(
+        [
+            [value_ids.setdefault(item, len(value_ids)) for item in c.coordinates().items()]
+            for c in cells
+        ]
+    )
     value_counts = np.zeros(len(value_ids))
     recent = np.zeros((RECENT, DIM), dtype=np.float32)
     filled = 0
     owner: dict[str, str] = {}
     s = 0
     while True:
-        if restraint_share is not None and len(restraint_idx) and unit("restraint", seed, s) < restraint_share:
+        if (
+            restraint_share is not None
+            and len(restraint_idx)
+            and unit("restraint", seed, s) < restraint_share
+        ):
             idx = restraint_idx
         else:
-            idx = hard_idx if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx) else easy_idx
+            idx = (
+                hard_idx
+                if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx)
+                else easy_idx
+            )
         novelty = (1.0 / (1.0 + value_counts[coords[idx]])).sum(axis=1)
         weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
         r = rng("draw", seed, s)
         chosen = r.choices(idx.tolist(), weights=weights.tolist(), k=min(candidates, len(idx)))
-        drafts = [_Draft.of(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0) for i in chosen]
+        drafts = [
+            _Draft.of(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0)
+            for i in chosen
+        ]
         vectors = [embed(d.opener) for d in drafts]
         pick_i = most_novel(vectors, recent[: min(filled, len(recent))], key=(seed, s))
         first = drafts[pick_i].task(spec, repeats=topo.repeats, fault_rate=rate)
@@ -201,13 +239,30 @@ def _draw(spec: Spec, grid: Grid, topo: Topology, rate: float, *, seed: int, har
         situation: list[Task] = []
         phrasing = 0
         for _ in range(topo.phrasings):
-            task = first if phrasing == 0 else make_task(
-                first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
-                repeats=topo.repeats, fault_rate=rate)
+            task = (
+                first
+                if phrasing == 0
+                else make_task(
+                    first.cell,
+                    spec,
+                    seed=seed,
+                    situation=first.situation,
+                    phrasing=phrasing,
+                    repeats=topo.repeats,
+                    fault_rate=rate,
+                )
+            )
             while owner.setdefault(task.opener, task.scenario_id) != task.scenario_id:
                 phrasing += 1
-                task = make_task(first.cell, spec, seed=seed, situation=first.situation, phrasing=phrasing,
-                                 repeats=topo.repeats, fault_rate=rate)
+                task = make_task(
+                    first.cell,
+                    spec,
+                    seed=seed,
+                    situation=first.situation,
+                    phrasing=phrasing,
+                    repeats=topo.repeats,
+                    fault_rate=rate,
+                )
             phrasing += 1
             situation.append(task)
         yield situation
@@ -242,9 +297,18 @@ def draw_tasks(
     """
     if situations < 0:
         raise ValueError(f"situations must be >= 0, got {situations}")
-    stream = iter_situations(spec, mode=mode, seed=seed, phrasings=phrasings, repeats=repeats,
-                             fault_rate=fault_rate, grid=grid, hard_share=hard_share, candidates=candidates,
-                             restraint_share=restraint_share)
+    stream = iter_situations(
+        spec,
+        mode=mode,
+        seed=seed,
+        phrasings=phrasings,
+        repeats=repeats,
+        fault_rate=fault_rate,
+        grid=grid,
+        hard_share=hard_share,
+        candidates=candidates,
+        restraint_share=restraint_share,
+    )
     return [task for situation in itertools.islice(stream, situations) for task in situation]
 
 
@@ -264,19 +328,32 @@ def rebuild_task(row: Mapping[str, Any], spec: Spec | Any) -> Task:
         raise ValueError(f"the row lacks {', '.join(missing)}, needed to rebuild its task")
     cell = Cell.from_coordinates(row["scenario_dimensions"])
     try:
-        task = make_task(cell, spec, seed=int(row["seed"]), situation=int(row.get("situation", 0)),
-                         phrasing=int(row.get("phrasing", 0)), repeats=int(row.get("repeats", 1)), fault_rate=0.0)
+        task = make_task(
+            cell,
+            spec,
+            seed=int(row["seed"]),
+            situation=int(row.get("situation", 0)),
+            phrasing=int(row.get("phrasing", 0)),
+            repeats=int(row.get("repeats", 1)),
+            fault_rate=0.0,
+        )
     except KeyError:
         task = None
     if task is None or task.task_id != row.get("task_id"):
-        raise ValueError(f"row {row.get('task_id')!r} was not drawn from this spec; pass the spec the run used")
+        raise ValueError(
+            f"row {row.get('task_id')!r} was not drawn from this spec; pass the spec the run used"
+        )
     plan = row.get("fault_plan")
     faults = FaultSchedule.from_dict(plan) if plan else None
     privileged = task.privileged
     if faults:
         hidden = {**thaw(privileged.hidden_state), "faults": faults.to_dict()}
-        privileged = Privileged(freeze(hidden), reference_sentence(cell, task.world, spec, faults), privileged.principle)
-    return replace(task, faults=faults, privileged=privileged, opener=str(row.get("prompt", task.opener)))
+        privileged = Privileged(
+            freeze(hidden), reference_sentence(cell, task.world, spec, faults), privileged.principle
+        )
+    return replace(
+        task, faults=faults, privileged=privileged, opener=str(row.get("prompt", task.opener))
+    )
 
 
 def tasks_from_rows(items: Iterable[Task | Mapping[str, Any]], spec: Spec | Any) -> list[Task]:

@@ -23,7 +23,13 @@ if TYPE_CHECKING:
     from whileai_env.spec.load import Spec
 
 FAULT_KINDS = (
-    "timeout", "permission_denied", "stale", "malformed", "rate_limited", "server_error", "truncated",
+    "timeout",
+    "permission_denied",
+    "stale",
+    "malformed",
+    "rate_limited",
+    "server_error",
+    "truncated",
 )
 MODES = ("transient", "persistent")
 DEFAULT_FAULT_RATE = 0.5
@@ -51,7 +57,9 @@ class FaultRule:
         if self.mode not in MODES:
             raise ValueError(f"fault mode must be one of {', '.join(MODES)}, got {self.mode!r}")
         if self.start < 0 or self.times < 1:
-            raise ValueError(f"fault rule needs start >= 0 and times >= 1, got {self.start}, {self.times}")
+            raise ValueError(
+                f"fault rule needs start >= 0 and times >= 1, got {self.start}, {self.times}"
+            )
         if not isinstance(self.params, FrozenDict):
             object.__setattr__(self, "params", freeze(dict(self.params)))
 
@@ -69,7 +77,12 @@ class FaultRule:
         return self.mode == "persistent" or index < self.start + self.times
 
     def to_dict(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"kind": self.kind, "tool": self.tool, "start": self.start, "mode": self.mode}
+        out: dict[str, Any] = {
+            "kind": self.kind,
+            "tool": self.tool,
+            "start": self.start,
+            "mode": self.mode,
+        }
         if self.mode == "transient":
             out["times"] = self.times
         if self.params:
@@ -99,7 +112,9 @@ class FaultSchedule:
 
     rules: tuple[FaultRule, ...] = ()
 
-    def fault_for(self, tool: str, tool_call_index: int, call_index: int | None = None) -> FaultRule | None:
+    def fault_for(
+        self, tool: str, tool_call_index: int, call_index: int | None = None
+    ) -> FaultRule | None:
         """The first rule that fires on this call, or ``None``.
 
         ``tool_call_index`` counts earlier calls of ``tool``; ``call_index`` counts earlier calls
@@ -153,7 +168,9 @@ _READ_FAULTS = frozenset({"stale", "truncated"})
 _LIST_VERBS = ("list", "search", "find", "query", "browse")
 
 
-def _fault_tools(kind: str, targets: tuple[str, ...], spec: Spec | None, key: Any) -> tuple[str, ...]:
+def _fault_tools(
+    kind: str, targets: tuple[str, ...], spec: Spec | None, key: Any
+) -> tuple[str, ...]:
     """The tools a cell's fault hits: its target, except that stale data and truncated lists
     belong to reads, so a write target hands them to the reads that share its entity."""
     if not targets:

@@ -87,7 +87,9 @@ class Grid:
         try:
             return self._by_id[scenario_id]
         except KeyError:
-            raise KeyError(f"no cell {scenario_id!r} in the grid of spec {self.spec.name!r}") from None
+            raise KeyError(
+                f"no cell {scenario_id!r} in the grid of spec {self.spec.name!r}"
+            ) from None
 
     @cached_property
     def axes(self) -> dict[str, tuple[str, ...]]:
@@ -140,7 +142,10 @@ def build_grid(spec: Spec | Any) -> Grid:
     spec = load_spec(spec)
     tools = list(spec.tool_names)
     base_axes = [
-        ("tool", [*tools, ax.UNRELATED, ax.MULTI_TOOL] if len(tools) > 1 else [*tools, ax.UNRELATED]),
+        (
+            "tool",
+            [*tools, ax.UNRELATED, ax.MULTI_TOOL] if len(tools) > 1 else [*tools, ax.UNRELATED],
+        ),
         ("world_state", list(ax.WORLD_STATES)),
         ("condition", list(ax.CONDITIONS)),
         ("history", list(ax.HISTORIES)),
@@ -162,13 +167,19 @@ def build_grid(spec: Spec | Any) -> Grid:
 def _clause_block(clause_id: str, tools: list[str]) -> list[Cell]:
     targets = [*tools, ax.MULTI_TOOL] if len(tools) > 1 else list(tools)
     rows = pairwise(
-        [("tool", targets), ("stance", list(ax.RULE_STANCES)), ("world_state", list(ax.WORLD_STATES))],
+        [
+            ("tool", targets),
+            ("stance", list(ax.RULE_STANCES)),
+            ("world_state", list(ax.WORLD_STATES)),
+        ],
         salt=clause_id,
     )
     block = []
     for row in rows:
         key = (clause_id, row["tool"], row["stance"], row["world_state"])
-        condition = "success" if unit("cond?", *key) < 0.7 else pick(ax.CONDITIONS[1:], "cond", *key)
+        condition = (
+            "success" if unit("cond?", *key) < 0.7 else pick(ax.CONDITIONS[1:], "cond", *key)
+        )
         block.append(
             Cell(
                 tool=row["tool"],

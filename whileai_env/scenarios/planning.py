@@ -63,11 +63,22 @@ def _entity(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
 def _detail(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
     """A detail the task's user states for ``tool``'s argument ``name`` (one person per task)."""
     noun = profile_for(spec).tools[tool.name].name_noun
-    return detail_value(name, tool.properties.get(name), *key, tool.name, root=tool.parameters, spec=spec,
-                        noun=noun, writes=tool.is_write, person=key)
+    return detail_value(
+        name,
+        tool.properties.get(name),
+        *key,
+        tool.name,
+        root=tool.parameters,
+        spec=spec,
+        noun=noun,
+        writes=tool.is_write,
+        person=key,
+    )
 
 
-def _stated_names(spec: Spec, tool: Tool, locs: list[str], entities: Mapping[str, Any], key: tuple) -> tuple[str, ...]:
+def _stated_names(
+    spec: Spec, tool: Tool, locs: list[str], entities: Mapping[str, Any], key: tuple
+) -> tuple[str, ...]:
     """The arguments a plan states for ``tool``: ``required`` and, where the schema asks for more
     (one branch of an ``anyOf``/``oneOf`` of required names, ``dependentRequired``), the set of
     names that makes a valid call. Sets that add no locator beyond ``locs`` come first (a stated
@@ -79,7 +90,9 @@ def _stated_names(spec: Spec, tool: Tool, locs: list[str], entities: Mapping[str
     props = tool.properties
 
     def extra_locators(names: tuple[str, ...]) -> int:
-        return sum(1 for n in names if n not in locs and argument_role(n, props.get(n)) == "locator")
+        return sum(
+            1 for n in names if n not in locs and argument_role(n, props.get(n)) == "locator"
+        )
 
     options.sort(key=lambda names: (extra_locators(names), len(names)))
     from whileai_env.world.validation import schema_validator
@@ -134,10 +147,14 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
     )
 
 
-def reference_sentence(cell: Cell, plan: WorldPlan, spec: Spec, faults: FaultSchedule | None) -> str:
+def reference_sentence(
+    cell: Cell, plan: WorldPlan, spec: Spec, faults: FaultSchedule | None
+) -> str:
     """What the checklist expects of this task, in one sentence."""
     if not plan.targets:
-        return "the agent answers or declines the unrelated ask without calling any tool that writes"
+        return (
+            "the agent answers or declines the unrelated ask without calling any tool that writes"
+        )
     target = plan.targets[-1]
     tool = spec.tool(target)
     ids = ", ".join(f"{entity_noun(k)} {v}" for k, v in plan.entities.items()) or "the request"

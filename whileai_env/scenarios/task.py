@@ -16,8 +16,19 @@ from whileai_env.scenarios.faults import FaultSchedule
 from whileai_env.scenarios.grid import Cell
 
 #: The row columns a task owns (what :meth:`Task.to_dict` writes and :meth:`Task.from_dict` reads).
-TASK_COLUMNS = ("task_id", "scenario_id", "scenario_dimensions", "seed", "situation", "phrasing", "repeats",
-                "prompt", "world", "fault_plan", "privileged")
+TASK_COLUMNS = (
+    "task_id",
+    "scenario_id",
+    "scenario_dimensions",
+    "seed",
+    "situation",
+    "phrasing",
+    "repeats",
+    "prompt",
+    "world",
+    "fault_plan",
+    "privileged",
+)
 
 
 def task_columns(row: Mapping[str, Any]) -> dict[str, Any]:
@@ -209,7 +220,9 @@ class Task:
                 opener=data["prompt"],
                 world=WorldPlan.from_dict(data["world"]),
                 privileged=Privileged.from_dict(data.get("privileged") or {}),
-                faults=FaultSchedule.from_dict(data["fault_plan"]) if data.get("fault_plan") else None,
+                faults=FaultSchedule.from_dict(data["fault_plan"])
+                if data.get("fault_plan")
+                else None,
             )
         except KeyError as exc:
             raise ValueError(f"task data lacks the field {exc.args[0]!r}") from None

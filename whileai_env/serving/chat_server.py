@@ -44,8 +44,15 @@ _ROLES = {"system", "developer", "user", "assistant", "tool"}
 class ChatServer:
     """The server, started on a free port by ``start()`` or ``with``; ``close()`` stops it."""
 
-    def __init__(self, script: Script, *, model: str = "test-model", streaming: bool = True,
-                 host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        script: Script,
+        *,
+        model: str = "test-model",
+        streaming: bool = True,
+        host: str = "127.0.0.1",
+        port: int = 0,
+    ) -> None:
         self.script = script
         self.model = model
         self.streaming = streaming
@@ -59,7 +66,9 @@ class ChatServer:
     @property
     def port(self) -> int:
         if self._httpd is None:
-            raise RuntimeError("the server is not running; call start() or use it as a context manager")
+            raise RuntimeError(
+                "the server is not running; call start() or use it as a context manager"
+            )
         return self._httpd.server_address[1]
 
     @property
@@ -71,8 +80,12 @@ class ChatServer:
         handler = type("Handler", (_Handler,), {"server_obj": self})
         self._httpd = _Server(self.address, handler)
         self._httpd.daemon_threads = True
-        self._thread = threading.Thread(target=self._httpd.serve_forever, kwargs={"poll_interval": 0.01},
-                                        name="chat-server", daemon=True)
+        self._thread = threading.Thread(
+            target=self._httpd.serve_forever,
+            kwargs={"poll_interval": 0.01},
+            name="chat-server",
+            daemon=True,
+        )
         self._thread.start()
         return self
 
@@ -104,7 +117,9 @@ class ChatServer:
         except Exception as exc:
             return 500, _error(f"the script raised {type(exc).__name__}: {exc}", "server_error")
         if "status" in reply:
-            return int(reply["status"]), _error(str(reply.get("error", "scripted error")), "server_error")
+            return int(reply["status"]), _error(
+                str(reply.get("error", "scripted error")), "server_error"
+            )
         return 200, _chat_completion(reply, request, number, self.model)
 
 
@@ -138,7 +153,12 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:
         if self.path.rstrip("/") == "/v1/models":
-            model = {"id": self.server_obj.model, "object": "model", "created": 0, "owned_by": "test"}
+            model = {
+                "id": self.server_obj.model,
+                "object": "model",
+                "created": 0,
+                "owned_by": "test",
+            }
             self._send(200, {"object": "list", "data": [model]})
         else:
             self._send(404, _error(f"no route GET {self.path}", "not_found_error"))
@@ -158,7 +178,10 @@ class _Handler(BaseHTTPRequestHandler):
             return
         status, payload = self.server_obj.completion(request)
         if status == 200 and request.get("stream"):
-            self._stream(payload, include_usage=bool((request.get("stream_options") or {}).get("include_usage")))
+            self._stream(
+                payload,
+                include_usage=bool((request.get("stream_options") or {}).get("include_usage")),
+            )
         else:
             self._send(status, payload)
 
@@ -212,17 +235,30 @@ def _invalid_message(message: Any) -> str | None:
         return "a tool message needs tool_call_id"
     for call in message.get("tool_calls") or []:
         function = call.get("function") if isinstance(call, Mapping) else None
-        if not call.get("id") or not isinstance(function, Mapping) or not isinstance(function.get("arguments"), str):
+        if (
+            not call.get("id")
+            or not isinstance(function, Mapping)
+            or not isinstance(function.get("arguments"), str)
+        ):
             return "each tool call needs an id and function.arguments as a JSON string"
     return None
 
 
-def _chat_completion(reply: Mapping[str, Any], request: Mapping[str, Any], number: int, model: str) -> dict[str, Any]:
+def _chat_completion(
+    reply: Mapping[str, Any], request: Mapping[str, Any], number: int, model: str
+) -> dict[str, Any]:
     content = str(reply.get("content") or "")
     calls = [
-        {"id": f"call_{number}_{i}", "type": "function",
-         "function": {"name": c["name"], "arguments": c["arguments"] if isinstance(c.get("arguments"), str)
-                      else json.dumps(c.get("arguments") or {})}}
+        {
+            "id": f"call_{number}_{i}",
+            "type": "function",
+            "function": {
+                "name": c["name"],
+                "arguments": c["arguments"]
+                if isinstance(c.get("arguments"), str)
+                else json.dumps(c.get("arguments") or {}),
+            },
+        }
         for i, c in enumerate(reply.get("tool_calls") or [])
     ]
     message: dict[str, Any] = {"role": "assistant", "content": content or (None if calls else "")}
@@ -233,18 +269,32 @@ def _chat_completion(reply: Mapping[str, Any], request: Mapping[str, Any], numbe
         "index": 0,
         "message": message,
         "finish_reason": reply.get("finish_reason") or ("tool_calls" if calls else "stop"),
-        "logprobs": {"content": [{"token": t, "logprob": float(lp), "bytes": None, "top_logprobs": []}
-                                 for t, lp in tokens]} if request.get("logprobs") else None,
+        "logprobs": {
+            "content": [
+                {"token": t, "logprob": float(lp), "bytes": None, "top_logprobs": []}
+                for t, lp in tokens
+            ]
+        }
+        if request.get("logprobs")
+        else None,
     }
     usage = dict(reply.get("usage") or {})
     usage.setdefault("prompt_tokens", _words(json.dumps(request.get("messages"))))
     usage.setdefault("completion_tokens", len(tokens))
     usage["total_tokens"] = usage["prompt_tokens"] + usage["completion_tokens"]
-    return {"id": f"chatcmpl-{number}", "object": "chat.completion", "created": int(time.time()),
-            "model": request.get("model") or model, "choices": [choice], "usage": usage}
+    return {
+        "id": f"chatcmpl-{number}",
+        "object": "chat.completion",
+        "created": int(time.time()),
+        "model": request.get("model") or model,
+        "choices": [choice],
+        "usage": usage,
+    }
 
 
-def _token_logprobs(reply: Mapping[str, Any], content: str, calls: Iterable[Mapping[str, Any]]) -> list[tuple[str, float]]:
+def _token_logprobs(
+    reply: Mapping[str, Any], content: str, calls: Iterable[Mapping[str, Any]]
+) -> list[tuple[str, float]]:
     if reply.get("logprobs") is not None:
         return [(str(t), float(lp)) for t, lp in reply["logprobs"]]
     text = content + "".join(c["function"]["name"] + c["function"]["arguments"] for c in calls)
@@ -260,14 +310,28 @@ def _chunks(completion: Mapping[str, Any], *, include_usage: bool) -> list[dict[
     whole in one delta, the finish reason, then the usage when the request asked for it."""
     choice = completion["choices"][0]
     message = choice["message"]
-    head = {k: completion[k] for k in ("id", "created", "model")} | {"object": "chat.completion.chunk"}
+    head = {k: completion[k] for k in ("id", "created", "model")} | {
+        "object": "chat.completion.chunk"
+    }
 
     def chunk(delta: dict[str, Any], finish: str | None = None) -> dict[str, Any]:
-        return {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": finish,
-                                     "logprobs": choice["logprobs"] if finish else None}]}
+        return {
+            **head,
+            "choices": [
+                {
+                    "index": 0,
+                    "delta": delta,
+                    "finish_reason": finish,
+                    "logprobs": choice["logprobs"] if finish else None,
+                }
+            ],
+        }
 
     out = [chunk({"role": "assistant", "content": message.get("content") or ""})]
-    out.extend(chunk({"tool_calls": [{"index": i, **call}]}) for i, call in enumerate(message.get("tool_calls") or []))
+    out.extend(
+        chunk({"tool_calls": [{"index": i, **call}]})
+        for i, call in enumerate(message.get("tool_calls") or [])
+    )
     out.append(chunk({}, choice["finish_reason"]))
     if include_usage:
         out.append({**head, "choices": [], "usage": completion["usage"]})

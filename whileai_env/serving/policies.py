@@ -43,7 +43,10 @@ def _reference_script(name: str, spec: Spec, tasks: Sequence[Task]) -> Script:
         opener = next((_text(m.get("content")) for m in messages if m.get("role") == "user"), None)
         task = by_opener.get(opener or "")
         if task is None:
-            return {"status": 404, "error": "no task of this server opens with the conversation's first user message"}
+            return {
+                "status": 404,
+                "error": "no task of this server opens with the conversation's first user message",
+            }
         agent = make_reference_agent(name, spec)
         agent.start(task)
         return _reply(agent([_plain(m) for m in messages]))
@@ -53,8 +56,10 @@ def _reference_script(name: str, spec: Spec, tasks: Sequence[Task]) -> Script:
 
 def _reply(message: Mapping[str, Any]) -> dict[str, Any]:
     """An assistant message as the chat server's reply (text and tool calls)."""
-    calls = [{"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
-             for c in message.get("tool_calls") or []]
+    calls = [
+        {"name": c["function"]["name"], "arguments": c["function"]["arguments"]}
+        for c in message.get("tool_calls") or []
+    ]
     return {"content": _text(message.get("content")), "tool_calls": calls}
 
 

@@ -18,7 +18,11 @@ def served_tasks(source: Any, *, n: int, seed: int, mode: str) -> tuple[Spec, li
     """``source`` is an exported package's directory or a spec (path, dict or :class:`Spec`)."""
     from whileai_env.export.package import read_package
 
-    if isinstance(source, str | Path) and Path(source).is_dir() and any(Path(source).glob("**/spec.json")):
+    if (
+        isinstance(source, str | Path)
+        and Path(source).is_dir()
+        and any(Path(source).glob("**/spec.json"))
+    ):
         spec, rows = read_package(source)
         return spec, tasks_from_rows(rows, spec)
     spec = load_spec(source)

@@ -84,7 +84,9 @@ class SimulationConfig:
     def from_mapping(cls, data: Mapping[str, Any], *, source: str = "config") -> SimulationConfig:
         """A config from a mapping; an unknown key is an error naming it and ``source``."""
         if not isinstance(data, Mapping):
-            raise ConfigError(f"{source}: a simulate config is a mapping of knobs, got {type(data).__name__}")
+            raise ConfigError(
+                f"{source}: a simulate config is a mapping of knobs, got {type(data).__name__}"
+            )
         _check_names(data, source)
         try:
             return cls(**dict(data))
@@ -104,7 +106,9 @@ class SimulationConfig:
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             where = f"{path}:{mark.line + 1}" if mark is not None else str(path)
-            raise ConfigError(f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})") from None
+            raise ConfigError(
+                f"{where}: not valid YAML ({getattr(exc, 'problem', None) or exc})"
+            ) from None
         return cls.from_mapping(data or {}, source=str(path))
 
 
@@ -112,7 +116,9 @@ def _check_names(data: Mapping[str, Any], source: str) -> None:
     known = {f.name for f in fields(SimulationConfig)}
     unknown = sorted(str(k) for k in data if k not in known)
     if unknown:
-        raise ConfigError(f"{source}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}")
+        raise ConfigError(
+            f"{source}: unknown key {unknown[0]!r}; known keys: {', '.join(sorted(known))}"
+        )
 
 
 def _is_int(value: Any) -> bool:
@@ -128,13 +134,17 @@ def _problems(c: SimulationConfig) -> list[str]:
         out.append(f"budget must be a positive number of rows, got {c.budget!r}")
     if c.until not in UNTIL:
         out.append(f"until must be 'compute' or 'saturation', got {c.until!r}")
-    if c.time_budget is not None and (not isinstance(c.time_budget, int | float) or not c.time_budget >= 0):
+    if c.time_budget is not None and (
+        not isinstance(c.time_budget, int | float) or not c.time_budget >= 0
+    ):
         out.append(f"time_budget must be >= 0 seconds, got {c.time_budget!r}")
     if c.reproducible and c.time_budget:
         out.append("reproducible=True needs the clock off (time_budget=None)")
     if c.resume and c.output is None:
         out.append("resume=True needs output= (the JSONL file to continue)")
-    if c.fault_rate is not None and not (isinstance(c.fault_rate, int | float) and 0.0 <= c.fault_rate <= 1.0):
+    if c.fault_rate is not None and not (
+        isinstance(c.fault_rate, int | float) and 0.0 <= c.fault_rate <= 1.0
+    ):
         out.append(f"fault_rate must be between 0 and 1, got {c.fault_rate!r}")
     for name in ("situations", "phrasings", "repeats", "concurrency", "max_turns"):
         value = getattr(c, name)
@@ -143,7 +153,9 @@ def _problems(c: SimulationConfig) -> list[str]:
     for name in ("avg_turns", "probe", "seed"):
         value = getattr(c, name)
         if not _is_int(value) or (name != "seed" and value < 1):
-            out.append(f"{name} must be {'an' if name == 'seed' else 'a positive'} integer, got {value!r}")
+            out.append(
+                f"{name} must be {'an' if name == 'seed' else 'a positive'} integer, got {value!r}"
+            )
     if isinstance(c.time_budget, float) and math.isnan(c.time_budget):
         out.append("time_budget must be a number of seconds, got nan")
     return out

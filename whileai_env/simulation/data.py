@@ -77,7 +77,12 @@ class FileTrajectories(Sequence):
         block = task.privileged.to_dict()
         if self.spec.rubric:
             block = {**block, "rubric": self.spec.rubric}
-        if block.get("hidden_state") or block.get("reference") or block.get("principle") or block.get("rubric"):
+        if (
+            block.get("hidden_state")
+            or block.get("reference")
+            or block.get("principle")
+            or block.get("rubric")
+        ):
             row["privileged"] = block
         return row
 
@@ -100,7 +105,11 @@ class ScoredData:
 
     def passes(self, threshold: float = 1.0) -> list[dict[str, Any]]:
         """Export-safe rows whose reward reached ``threshold``."""
-        return [r for r in self.rows if isinstance(r.get("reward"), int | float) and r["reward"] >= threshold]
+        return [
+            r
+            for r in self.rows
+            if isinstance(r.get("reward"), int | float) and r["reward"] >= threshold
+        ]
 
     def save(self, path: str | os.PathLike) -> Path:
         return write_rows(self.rows, path)
@@ -118,8 +127,17 @@ class SimulationData:
     >>> print(scored.pass_at)                                                                      # doctest: +SKIP
     """
 
-    def __init__(self, trajectories: Sequence[dict[str, Any]], *, search: dict[str, Any], spec: Any,
-                 mode: str, phrasings: int, repeats: int, output: Path | None = None) -> None:
+    def __init__(
+        self,
+        trajectories: Sequence[dict[str, Any]],
+        *,
+        search: dict[str, Any],
+        spec: Any,
+        mode: str,
+        phrasings: int,
+        repeats: int,
+        output: Path | None = None,
+    ) -> None:
         self.trajectories = trajectories
         self.search = search
         self.spec = spec
@@ -151,10 +169,20 @@ class SimulationData:
     def _public(self) -> Sequence[dict[str, Any]]:
         """Rows to read public columns from (rewards, prompts): the file when the run streamed,
         so no privileged block is rebuilt just to be ignored."""
-        return self.trajectories.rows if isinstance(self.trajectories, FileTrajectories) else self.trajectories
+        return (
+            self.trajectories.rows
+            if isinstance(self.trajectories, FileTrajectories)
+            else self.trajectories
+        )
 
-    def grade(self, judge: Callable[[dict], Any] | None = None, *, timeout: float | None = None,
-              concurrency: int = 1, name: str | None = None) -> ScoredData:
+    def grade(
+        self,
+        judge: Callable[[dict], Any] | None = None,
+        *,
+        timeout: float | None = None,
+        concurrency: int = 1,
+        name: str | None = None,
+    ) -> ScoredData:
         """Graded copies of the trajectories; the run itself is left untouched.
 
         With no judge, ``task_checklist`` grades (conduct × the task's own outcome checks).
@@ -167,8 +195,12 @@ class SimulationData:
             from whileai_env.grading import task_checklist
 
             judge, name = task_checklist, name or "task_checklist"
-        graded = run_judge(self.trajectories, judge, timeout=timeout, concurrency=concurrency, name=name)
-        return ScoredData(graded, judge_name=graded[0]["judge_name"] if graded else (name or "judge"))
+        graded = run_judge(
+            self.trajectories, judge, timeout=timeout, concurrency=concurrency, name=name
+        )
+        return ScoredData(
+            graded, judge_name=graded[0]["judge_name"] if graded else (name or "judge")
+        )
 
     @property
     def tasks(self) -> list[Any]:
@@ -188,8 +220,10 @@ class SimulationData:
         return iter(self.rows)
 
     def __repr__(self) -> str:
-        return (f"SimulationData({len(self)} rows, mode={self.mode!r}, k={self.rollouts_per_request}, "
-                f"stopped_because={self.stopped_because!r})")
+        return (
+            f"SimulationData({len(self)} rows, mode={self.mode!r}, k={self.rollouts_per_request}, "
+            f"stopped_because={self.stopped_because!r})"
+        )
 
 
 def load_run_rows(source: Any) -> list[dict[str, Any]]:

@@ -35,8 +35,12 @@ def reply_class(text: str) -> str:
 
     if not text.strip():
         return "empty"
-    for name, detector in (("question", claims.question_asked), ("missing", claims.missing_reported),
-                           ("failure", claims.failure_acknowledged), ("done", claims.done_acknowledged)):
+    for name, detector in (
+        ("question", claims.question_asked),
+        ("missing", claims.missing_reported),
+        ("failure", claims.failure_acknowledged),
+        ("done", claims.done_acknowledged),
+    ):
         if detector(text):
             return name
     return "success" if claims.success_claim(text) else "other"
@@ -50,8 +54,17 @@ def behaviour_signature(row: Mapping[str, Any]) -> str:
     only its class counts.
     """
     calls = [(s.get("tool"), s.get("ok"), s.get("error")) for s in row.get("steps", [])]
-    return hex_id("behaviour", canonical_json({"calls": calls, "reply": reply_class(str(row.get("final_text") or "")),
-                                                "seeded": row.get("seeded") or []}), length=12)
+    return hex_id(
+        "behaviour",
+        canonical_json(
+            {
+                "calls": calls,
+                "reply": reply_class(str(row.get("final_text") or "")),
+                "seeded": row.get("seeded") or [],
+            }
+        ),
+        length=12,
+    )
 
 
 class FixedPlan:
@@ -111,7 +124,9 @@ class SuccessivePlan:
     the rollouts, otherwise its :func:`behaviour_signature`.
     """
 
-    def __init__(self, tasks: Iterator[Task], repeats: int | None, *, probe: int = 2, outcome: Any = None) -> None:
+    def __init__(
+        self, tasks: Iterator[Task], repeats: int | None, *, probe: int = 2, outcome: Any = None
+    ) -> None:
         if probe < 1:
             raise ValueError(f"probe must be at least 1, got {probe}")
         self._tasks = tasks
@@ -188,7 +203,9 @@ class SuccessivePlan:
             "mixed": sum(g.mixed for g in groups),
             "stopped": sum(g.stopped and not g.mixed for g in groups),
             "complete": sum(len(g.landed) >= g.k for g in groups),
-            "partial": sum(0 < len(g.landed) < g.k and not (g.stopped and not g.mixed) for g in groups),
+            "partial": sum(
+                0 < len(g.landed) < g.k and not (g.stopped and not g.mixed) for g in groups
+            ),
             "rollouts_saved": max(0, full - played),
         }
 

@@ -69,8 +69,13 @@ class ModelPlayer:
         try:
             while not episode.done:
                 out = self.model(copy_json(episode.messages), tools)
-                meta = {"logprob": out.logprob, "n_tokens": out.n_tokens, "input_tokens": out.input_tokens,
-                        "output_tokens": out.output_tokens, "truncated": out.truncated or None}
+                meta = {
+                    "logprob": out.logprob,
+                    "n_tokens": out.n_tokens,
+                    "input_tokens": out.input_tokens,
+                    "output_tokens": out.output_tokens,
+                    "truncated": out.truncated or None,
+                }
                 episode.step(out.message, meta=meta)
         except WhileaiError:
             raise
@@ -94,7 +99,9 @@ class CallablePlayer:
             raise AgentError(f"{type(exc).__name__}: {exc}") from exc
         if not isinstance(out, Mapping) or "final_text" not in out:
             shape = type(out).__name__ if not isinstance(out, Mapping) else f"keys {sorted(out)}"
-            raise AgentError(f"the agent must return {{'steps': [...], 'final_text': str}}, got {shape}")
+            raise AgentError(
+                f"the agent must return {{'steps': [...], 'final_text': str}}, got {shape}"
+            )
         try:
             episode.record_external(out.get("steps", []), out["final_text"])
         except ValueError as exc:
@@ -132,7 +139,9 @@ def make_player(agent: Any, *, spec: Any = None, logprobs: bool = False) -> Any:
     if hasattr(agent, "play") and callable(agent.play):
         return agent
     if not callable(agent):
-        raise TypeError(f"agent must be callable or a model spec string, got {type(agent).__name__}")
+        raise TypeError(
+            f"agent must be callable or a model spec string, got {type(agent).__name__}"
+        )
     name = getattr(agent, "name", None) or getattr(agent, "__name__", type(agent).__name__)
     if getattr(agent, "is_model", False):
         return ModelPlayer(agent, name=str(name))

@@ -25,16 +25,27 @@ class Progress:
         from rich.progress import Progress as RichProgress
 
         self._bar = RichProgress(
-            TextColumn("[bold]simulate"), BarColumn(), MofNCompleteColumn(), TextColumn("rows"),
-            TextColumn("{task.fields[rate]}"), TextColumn("{task.fields[coverage]}"),
-            TextColumn("{task.fields[faults]}"), TextColumn("{task.fields[lost]}"), TimeElapsedColumn(),
-            console=Console(file=sys.stderr), transient=False,
+            TextColumn("[bold]simulate"),
+            BarColumn(),
+            MofNCompleteColumn(),
+            TextColumn("rows"),
+            TextColumn("{task.fields[rate]}"),
+            TextColumn("{task.fields[coverage]}"),
+            TextColumn("{task.fields[faults]}"),
+            TextColumn("{task.fields[lost]}"),
+            TimeElapsedColumn(),
+            console=Console(file=sys.stderr),
+            transient=False,
         )
         self._bar.__enter__()
-        self._task = self._bar.add_task("simulate", total=self.budget, rate="", coverage="", faults="", lost="")
+        self._task = self._bar.add_task(
+            "simulate", total=self.budget, rate="", coverage="", faults="", lost=""
+        )
         return self
 
-    def update(self, *, rows: int, lost: int = 0, coverage: float | None = None, faults: int | None = None) -> None:
+    def update(
+        self, *, rows: int, lost: int = 0, coverage: float | None = None, faults: int | None = None
+    ) -> None:
         if self._bar is None:
             return
         elapsed = max(time.perf_counter() - self._started, 1e-9)

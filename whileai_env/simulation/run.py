@@ -35,8 +35,11 @@ from whileai_env.types import Execute, Judge
 
 MODEL_CONCURRENCY = 16
 _ALIASES = {
-    "n": "phrasings", "requests_per_situation": "phrasings", "rollouts_per_request": "repeats",
-    "policy": "system_prompt", "risk": "fault_rate",
+    "n": "phrasings",
+    "requests_per_situation": "phrasings",
+    "rollouts_per_request": "repeats",
+    "policy": "system_prompt",
+    "risk": "fault_rate",
 }
 _ADVANCED = {"concurrency", "seed", "avg_turns", "probe", "max_turns"}
 _KNOBS = tuple(f.name for f in fields(SimulationConfig))
@@ -86,23 +89,43 @@ def simulate(
     system_prompt, knobs = _unalias(system_prompt, knobs)
     settings = _settings(config, knobs, advanced)
     if spec is None and tools is None:
-        raise ValueError("simulate() needs spec= (a path, dict or Spec) or tools= (and system_prompt=)")
+        raise ValueError(
+            "simulate() needs spec= (a path, dict or Spec) or tools= (and system_prompt=)"
+        )
     the_spec = load_spec(spec, tools=tools, system_prompt=system_prompt)
     topo, pinned, task_stream = _tasks(settings, the_spec, tasks)
     if simulator:
         task_stream = _model_openers(task_stream, simulator, the_spec)
     player = make_player(agent, spec=the_spec, logprobs=settings.logprobs)
-    concurrency = settings.concurrency or (MODEL_CONCURRENCY if isinstance(player, ModelPlayer) else 1)
+    concurrency = settings.concurrency or (
+        MODEL_CONCURRENCY if isinstance(player, ModelPlayer) else 1
+    )
     outcome = (lambda row: row.get("reward")) if grader is not None else None
-    plan: Any = (SuccessivePlan(task_stream, topo.repeats, probe=settings.probe, outcome=outcome)
-                 if settings.mode == "rl" else FixedPlan(task_stream, topo.repeats))
+    plan: Any = (
+        SuccessivePlan(task_stream, topo.repeats, probe=settings.probe, outcome=outcome)
+        if settings.mode == "rl"
+        else FixedPlan(task_stream, topo.repeats)
+    )
     writer = _writer(settings, the_spec, topo, player, pinned, grader)
     runner = _Runner(
-        spec=the_spec, plan=plan, player=player, budget=settings.budget, time_budget=settings.time_budget,
-        grader=grader, concurrency=concurrency, reproducible=settings.reproducible or concurrency == 1,
-        writer=writer, until=settings.until, quiet=settings.quiet, pinned=pinned is not None,
-        episode_kwargs={"user": user, "avg_turns": settings.avg_turns, "max_turns": settings.max_turns,
-                        "execute": execute},
+        spec=the_spec,
+        plan=plan,
+        player=player,
+        budget=settings.budget,
+        time_budget=settings.time_budget,
+        grader=grader,
+        concurrency=concurrency,
+        reproducible=settings.reproducible or concurrency == 1,
+        writer=writer,
+        until=settings.until,
+        quiet=settings.quiet,
+        pinned=pinned is not None,
+        episode_kwargs={
+            "user": user,
+            "avg_turns": settings.avg_turns,
+            "max_turns": settings.max_turns,
+            "execute": execute,
+        },
     )
     try:
         search = runner.run()
@@ -114,9 +137,18 @@ def simulate(
     else:
         if runner.cut_tasks:
             _stamp_cut(writer.path, runner.cut_tasks)
-        trajectories = FileTrajectories(writer.path, None if runner.cut_tasks else writer.offsets, the_spec)
-    return SimulationData(trajectories, search=search, spec=the_spec, mode=settings.mode, phrasings=topo.phrasings,
-                          repeats=topo.repeats, output=writer.path if writer else None)
+        trajectories = FileTrajectories(
+            writer.path, None if runner.cut_tasks else writer.offsets, the_spec
+        )
+    return SimulationData(
+        trajectories,
+        search=search,
+        spec=the_spec,
+        mode=settings.mode,
+        phrasings=topo.phrasings,
+        repeats=topo.repeats,
+        output=writer.path if writer else None,
+    )
 
 
 def _unalias(system_prompt: str | None, knobs: dict[str, Any]) -> tuple[str | None, dict[str, Any]]:
@@ -139,7 +171,9 @@ def _unalias(system_prompt: str | None, knobs: dict[str, Any]) -> tuple[str | No
     return given["system_prompt"], out
 
 
-def _settings(config: Any, knobs: Mapping[str, Any], advanced: Mapping[str, Any] | None) -> SimulationConfig:
+def _settings(
+    config: Any, knobs: Mapping[str, Any], advanced: Mapping[str, Any] | None
+) -> SimulationConfig:
     """The run's config: ``config`` (object, mapping or file), then keywords, then ``advanced``."""
     if config is None:
         base = SimulationConfig()
@@ -152,12 +186,16 @@ def _settings(config: Any, knobs: Mapping[str, Any], advanced: Mapping[str, Any]
     extra = dict(advanced or {})
     unknown = set(extra) - _ADVANCED
     if unknown:
-        raise ValueError(f"unknown advanced keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(_ADVANCED))}")
+        raise ValueError(
+            f"unknown advanced keys {', '.join(sorted(unknown))}; known: {', '.join(sorted(_ADVANCED))}"
+        )
     changes = {**knobs, **extra}
     return base.replace(**changes) if changes else base
 
 
-def _tasks(settings: SimulationConfig, spec: Any, tasks: Any) -> tuple[Topology, list[Task] | None, Iterator[Task]]:
+def _tasks(
+    settings: SimulationConfig, spec: Any, tasks: Any
+) -> tuple[Topology, list[Task] | None, Iterator[Task]]:
     """The run's topology, its pinned task set (``tasks=``) if any, and the stream of tasks to play."""
     topo = topology(settings.mode, settings.phrasings, settings.repeats)
     if tasks is not None:
@@ -166,27 +204,48 @@ def _tasks(settings: SimulationConfig, spec: Any, tasks: Any) -> tuple[Topology,
             raise ValueError("tasks= holds no rows to re-run")
         pinned = tasks_from_rows(rows, spec)
         inherited = max(_repeats_of(r) for r in rows)
-        topo = replace(topo, repeats=settings.repeats if settings.repeats is not None else inherited)
+        topo = replace(
+            topo, repeats=settings.repeats if settings.repeats is not None else inherited
+        )
         return topo, pinned, iter(pinned)
-    stream = iter_situations(spec, mode=settings.mode, seed=settings.seed, phrasings=topo.phrasings,
-                             repeats=topo.repeats, fault_rate=settings.fault_rate)
+    stream = iter_situations(
+        spec,
+        mode=settings.mode,
+        seed=settings.seed,
+        phrasings=topo.phrasings,
+        repeats=topo.repeats,
+        fault_rate=settings.fault_rate,
+    )
     if settings.situations is not None:
         stream = itertools.islice(stream, settings.situations)
     return topo, None, (task for group in stream for task in group)
 
 
-def _writer(settings: SimulationConfig, spec: Any, topo: Topology, player: Any,
-            pinned: list[Task] | None, grader: Judge | None) -> RowWriter | None:
+def _writer(
+    settings: SimulationConfig,
+    spec: Any,
+    topo: Topology,
+    player: Any,
+    pinned: list[Task] | None,
+    grader: Judge | None,
+) -> RowWriter | None:
     """The streaming writer of ``settings.output`` (or ``None``), stamped with what makes a run this
     run (a resume must match all of it: see :mod:`whileai_env.data.resume`)."""
     if settings.output is None:
         return None
     from whileai_env.grading.judge import judge_name
 
-    stamp = {"spec_hash": spec.content_hash, "mode": settings.mode, "seed": settings.seed,
-             "phrasings": topo.phrasings, "repeats": topo.repeats, "fault_rate": settings.fault_rate,
-             "agent": getattr(player, "name", "agent"), "pinned_tasks": len(pinned) if pinned is not None else None,
-             "grader": judge_name(grader) if grader is not None else None}
+    stamp = {
+        "spec_hash": spec.content_hash,
+        "mode": settings.mode,
+        "seed": settings.seed,
+        "phrasings": topo.phrasings,
+        "repeats": topo.repeats,
+        "fault_rate": settings.fault_rate,
+        "agent": getattr(player, "name", "agent"),
+        "pinned_tasks": len(pinned) if pinned is not None else None,
+        "grader": judge_name(grader) if grader is not None else None,
+    }
     return RowWriter(settings.output, config=stamp, resume=settings.resume)
 
 
@@ -200,7 +259,11 @@ def _repeats_of(item: Task | Mapping[str, Any]) -> int:
 def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator[Task]:
     from whileai_env.agents.opener_model import ModelOpenerWriter
 
-    writer = simulator if callable(simulator) and not isinstance(simulator, str) else ModelOpenerWriter(simulator)
+    writer = (
+        simulator
+        if callable(simulator) and not isinstance(simulator, str)
+        else ModelOpenerWriter(simulator)
+    )
     for task in tasks:
         yield replace(task, opener=writer(task, spec))
 
@@ -208,7 +271,9 @@ def _model_openers(tasks: Iterator[Task], simulator: Any, spec: Any) -> Iterator
 def _stamp_cut(path: Path, cut: set[str]) -> None:
     """Mark ``group_cut`` on the file's rows of the groups the clock cut, streaming it through a
     temporary file (never all rows in memory)."""
-    stamped = ({**row, "group_cut": True} if row.get("task_id") in cut else row for row in iter_rows(path))
+    stamped = (
+        {**row, "group_cut": True} if row.get("task_id") in cut else row for row in iter_rows(path)
+    )
     tmp = path.with_name(path.name + ".stamped")
     write_rows(stamped, tmp)
     tmp.replace(path)
@@ -222,9 +287,23 @@ class _Runner:
     without one, :attr:`rows` keeps them (they are the run's result).
     """
 
-    def __init__(self, *, spec: Any, plan: Any, player: Any, budget: int, time_budget: float | None,
-                 grader: Any, concurrency: int, reproducible: bool, writer: RowWriter | None,
-                 episode_kwargs: dict[str, Any], until: str, quiet: bool, pinned: bool) -> None:
+    def __init__(
+        self,
+        *,
+        spec: Any,
+        plan: Any,
+        player: Any,
+        budget: int,
+        time_budget: float | None,
+        grader: Any,
+        concurrency: int,
+        reproducible: bool,
+        writer: RowWriter | None,
+        episode_kwargs: dict[str, Any],
+        until: str,
+        quiet: bool,
+        pinned: bool,
+    ) -> None:
         self.spec, self.plan, self.player = spec, plan, player
         self.budget, self.time_budget, self.grader = budget, time_budget, grader
         self.concurrency, self.reproducible = concurrency, reproducible
@@ -248,7 +327,9 @@ class _Runner:
 
     def play(self, job: Job) -> tuple[Job, dict[str, Any] | None, str | None]:
         """One rollout: the row, or ``None`` and the agent's error."""
-        episode = Episode(self.spec, job.task, rollout_index=job.rollout_index, grade=False, **self.episode_kwargs)
+        episode = Episode(
+            self.spec, job.task, rollout_index=job.rollout_index, grade=False, **self.episode_kwargs
+        )
         try:
             extra = self.player.play(episode)
         except AgentError as exc:
@@ -273,13 +354,22 @@ class _Runner:
                 while True:
                     if stopped is None:
                         stopped = self._stop_reason(max_lost, len(inflight))
-                    while stopped is None and len(inflight) < self.concurrency and self.tally.rows + len(inflight) < self.budget:
+                    while (
+                        stopped is None
+                        and len(inflight) < self.concurrency
+                        and self.tally.rows + len(inflight) < self.budget
+                    ):
                         job = self._next_job()
                         if job is None:
                             break
                         if job.key in self.resumed:
                             assert self.writer is not None
-                            self._land(job, self.writer.read_at(self.resumed.pop(job.key)), None, write=False)
+                            self._land(
+                                job,
+                                self.writer.read_at(self.resumed.pop(job.key)),
+                                None,
+                                write=False,
+                            )
                             continue
                         if pool is None:
                             self._land(*self.play(job))
@@ -288,7 +378,9 @@ class _Runner:
                         inflight[pool.submit(self.play, job)] = job
                     if not inflight:
                         if stopped is None:
-                            stopped = self._stop_reason(max_lost, 0) or ("budget" if self.tally.rows >= self.budget else "tasks_done")
+                            stopped = self._stop_reason(max_lost, 0) or (
+                                "budget" if self.tally.rows >= self.budget else "tasks_done"
+                            )
                         break
                     if self.reproducible:
                         done = list(inflight)
@@ -320,7 +412,9 @@ class _Runner:
             return "tasks_done"
         return None
 
-    def _land(self, job: Job, row: dict[str, Any] | None, error: str | None, *, write: bool = True) -> None:
+    def _land(
+        self, job: Job, row: dict[str, Any] | None, error: str | None, *, write: bool = True
+    ) -> None:
         self.plan.land(job, row)
         if row is None:
             self.lost += 1
@@ -334,12 +428,18 @@ class _Runner:
 
             self.writer.write(export_row(row, refuse_leaks=False))
         self.tally.add(row)
-        self.progress.update(rows=self.tally.rows, lost=self.lost, coverage=self.tally.coverage_share(),
-                             faults=sum(self.tally.faults.values()))
+        self.progress.update(
+            rows=self.tally.rows,
+            lost=self.lost,
+            coverage=self.tally.coverage_share(),
+            faults=sum(self.tally.faults.values()),
+        )
 
     def _stamp_cut_groups(self) -> None:
         """Mark the rows of groups the clock cut (in memory now; on disk by :func:`_stamp_cut`)."""
-        self.cut_tasks = {task_id for task_id in self.tally.task_ids if self.plan.group_cut(task_id)}
+        self.cut_tasks = {
+            task_id for task_id in self.tally.task_ids if self.plan.group_cut(task_id)
+        }
         for row in self.rows:
             if row["task_id"] in self.cut_tasks:
                 row["group_cut"] = True

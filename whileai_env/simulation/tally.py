@@ -59,7 +59,14 @@ class Tally:
         count = sum(self._rewards.values())
         if not count:
             return None
-        return math.fsum(itertools.chain.from_iterable(itertools.repeat(v, n) for v, n in self._rewards.items())) / count
+        return (
+            math.fsum(
+                itertools.chain.from_iterable(
+                    itertools.repeat(v, n) for v, n in self._rewards.items()
+                )
+            )
+            / count
+        )
 
     def report(self) -> dict[str, Any]:
         """The run report's row figures: rows, tasks, grid cells played, coverage, faults fired."""

@@ -15,13 +15,109 @@ from typing import Any
 from whileai_env._util.lexicon import name_tokens
 
 _LOCATOR_WORDS = frozenset(
-    ["id", "ids", "uuid", "path", "file", "filename", "key", "ref", "reference", "number", "no", "num", "sku", "code", "slug", "handle", "username", "user", "email", "address", "url", "uri", "branch", "repo", "repository", "sha", "commit", "pnr", "confirmation", "ticket", "invoice", "order", "booking", "reservation", "account", "customer", "calendar", "event", "thread", "message", "channel", "issue", "pr", "record"]
+    [
+        "id",
+        "ids",
+        "uuid",
+        "path",
+        "file",
+        "filename",
+        "key",
+        "ref",
+        "reference",
+        "number",
+        "no",
+        "num",
+        "sku",
+        "code",
+        "slug",
+        "handle",
+        "username",
+        "user",
+        "email",
+        "address",
+        "url",
+        "uri",
+        "branch",
+        "repo",
+        "repository",
+        "sha",
+        "commit",
+        "pnr",
+        "confirmation",
+        "ticket",
+        "invoice",
+        "order",
+        "booking",
+        "reservation",
+        "account",
+        "customer",
+        "calendar",
+        "event",
+        "thread",
+        "message",
+        "channel",
+        "issue",
+        "pr",
+        "record",
+    ]
 )
 _FINDING_WORDS = frozenset(
-    ["status", "state", "owner", "amount", "total", "price", "balance", "cost", "count", "quantity", "verified", "approved", "eligible", "paid", "refunded", "result", "outcome", "score", "rating", "stock", "available", "availability"]
+    [
+        "status",
+        "state",
+        "owner",
+        "amount",
+        "total",
+        "price",
+        "balance",
+        "cost",
+        "count",
+        "quantity",
+        "verified",
+        "approved",
+        "eligible",
+        "paid",
+        "refunded",
+        "result",
+        "outcome",
+        "score",
+        "rating",
+        "stock",
+        "available",
+        "availability",
+    ]
 )
 _FREE_TEXT_WORDS = frozenset(
-    ["query", "q", "text", "body", "content", "message", "reason", "note", "notes", "comment", "description", "subject", "title", "prompt", "question", "summary", "details", "command", "cmd", "expression", "expr", "search", "keyword", "keywords", "pattern", "diff", "patch"]
+    [
+        "query",
+        "q",
+        "text",
+        "body",
+        "content",
+        "message",
+        "reason",
+        "note",
+        "notes",
+        "comment",
+        "description",
+        "subject",
+        "title",
+        "prompt",
+        "question",
+        "summary",
+        "details",
+        "command",
+        "cmd",
+        "expression",
+        "expr",
+        "search",
+        "keyword",
+        "keywords",
+        "pattern",
+        "diff",
+        "patch",
+    ]
 )
 
 
@@ -44,9 +140,24 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
     if not words:
         return "text"
     last = words[-1]
-    if last in _FREE_TEXT_WORDS or (len(words) > 1 and words[0] in _FREE_TEXT_WORDS and last != "id"):
+    if last in _FREE_TEXT_WORDS or (
+        len(words) > 1 and words[0] in _FREE_TEXT_WORDS and last != "id"
+    ):
         return "text"
-    if last in ("id", "ids", "uuid", "path", "sku", "sha", "pnr", "key", "ref", "slug", "url", "handle"):
+    if last in (
+        "id",
+        "ids",
+        "uuid",
+        "path",
+        "sku",
+        "sha",
+        "pnr",
+        "key",
+        "ref",
+        "slug",
+        "url",
+        "handle",
+    ):
         return "locator"
     if last in _FINDING_WORDS:
         return "finding"
@@ -68,7 +179,11 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
 
 def entity_noun(name: str) -> str:
     """The thing an argument names: ``order_id`` → ``order``, ``filePath`` → ``file``."""
-    words = [w for w in name_tokens(name) if w not in ("id", "ids", "uuid", "number", "no", "num", "ref", "key", "code")]
+    words = [
+        w
+        for w in name_tokens(name)
+        if w not in ("id", "ids", "uuid", "number", "no", "num", "ref", "key", "code")
+    ]
     if not words:
         return "record"
     if words[-1] == "path":

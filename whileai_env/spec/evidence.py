@@ -41,26 +41,114 @@ class Verb:
 
 #: Verbs that are as often nouns at the head of a name (``file_search``, ``issue_comment``,
 #: ``status_check``): a strong verb elsewhere in the name, or in the description, outranks them.
-HOMONYMS = frozenset({
-    "file", "log", "post", "book", "issue", "tag", "label", "link", "test", "tests", "status", "quote", "track",
-    "draft", "reply", "forward", "head", "tail", "cat", "stat", "diff", "patch", "commit", "charge", "transfer",
-    "refund", "schedule", "exchange", "return", "record", "watch", "open", "new", "start", "hold", "block",
-    "time", "filter", "sample", "print", "display", "tree", "export", "download", "resolve", "place", "store",
-    "type", "map", "request", "like", "star", "pin", "follow", "copy", "select", "archive",
-})
+HOMONYMS = frozenset(
+    {
+        "file",
+        "log",
+        "post",
+        "book",
+        "issue",
+        "tag",
+        "label",
+        "link",
+        "test",
+        "tests",
+        "status",
+        "quote",
+        "track",
+        "draft",
+        "reply",
+        "forward",
+        "head",
+        "tail",
+        "cat",
+        "stat",
+        "diff",
+        "patch",
+        "commit",
+        "charge",
+        "transfer",
+        "refund",
+        "schedule",
+        "exchange",
+        "return",
+        "record",
+        "watch",
+        "open",
+        "new",
+        "start",
+        "hold",
+        "block",
+        "time",
+        "filter",
+        "sample",
+        "print",
+        "display",
+        "tree",
+        "export",
+        "download",
+        "resolve",
+        "place",
+        "store",
+        "type",
+        "map",
+        "request",
+        "like",
+        "star",
+        "pin",
+        "follow",
+        "copy",
+        "select",
+        "archive",
+    }
+)
 #: Verbs that say only "do it": what they do is their object's (``run_tests``, ``execute_query``).
-LIGHT_VERBS = frozenset({"run", "exec", "execute", "perform", "invoke", "call", "do", "trigger", "process", "make",
-                         "take"})
-_DEVERBAL = (("ment", ""), ("ing", ""), ("ation", "e"), ("ation", ""), ("ion", ""), ("ion", "e"), ("al", "e"))
+LIGHT_VERBS = frozenset(
+    {
+        "run",
+        "exec",
+        "execute",
+        "perform",
+        "invoke",
+        "call",
+        "do",
+        "trigger",
+        "process",
+        "make",
+        "take",
+    }
+)
+_DEVERBAL = (
+    ("ment", ""),
+    ("ing", ""),
+    ("ation", "e"),
+    ("ation", ""),
+    ("ion", ""),
+    ("ion", "e"),
+    ("al", "e"),
+)
 #: Phrasal verbs, which the words alone misread (``check_in`` is no check).
 PHRASAL = {
-    ("check", "in"): "update", ("check", "out"): "update", ("log", "in"): "update", ("log", "out"): "update",
-    ("sign", "in"): "update", ("sign", "out"): "update", ("sign", "up"): "create", ("set", "up"): "create",
-    ("look", "up"): "read", ("opt", "in"): "update", ("opt", "out"): "update", ("top", "up"): "update",
-    ("back", "up"): "create", ("clean", "up"): "delete", ("roll", "back"): "update",
+    ("check", "in"): "update",
+    ("check", "out"): "update",
+    ("log", "in"): "update",
+    ("log", "out"): "update",
+    ("sign", "in"): "update",
+    ("sign", "out"): "update",
+    ("sign", "up"): "create",
+    ("set", "up"): "create",
+    ("look", "up"): "read",
+    ("opt", "in"): "update",
+    ("opt", "out"): "update",
+    ("top", "up"): "update",
+    ("back", "up"): "create",
+    ("clean", "up"): "delete",
+    ("roll", "back"): "update",
 }
 #: Nouns of a state put *on* something that exists ("place a freeze on a card"): the thing changes.
-_STATE_NOUNS = frozenset({"freeze", "hold", "lock", "block", "stop", "ban", "pause", "restriction", "suspension"})
+_STATE_NOUNS = frozenset(
+    {"freeze", "hold", "lock", "block", "stop", "ban", "pause", "restriction", "suspension"}
+)
 _PLACING = frozenset({"place", "put", "apply", "add", "set", "impose"})
 _PREAMBLE = re.compile(
     r"^(?:(?:this|the|a|an)\s+(?:tool|function|endpoint|api|method|operation|action)\s+(?:that\s+|which\s+|will\s+|can\s+)?"
@@ -73,7 +161,9 @@ _PREAMBLE = re.compile(
 )
 _SENTENCE = re.compile(r"(?<=[.!?])\s|\n")
 #: A label before the description proper ("Tool description: Add two numbers.").
-_FILLERS = frozenset({"also", "then", "first", "just", "only", "now", "still", "again", "and", "or", "to"})
+_FILLERS = frozenset(
+    {"also", "then", "first", "just", "only", "now", "still", "again", "and", "or", "to"}
+)
 #: A sentence that is a labelled note ("Checks: …", "Args: …"), not a description of the action.
 _NOTE = re.compile(r"^[*_`]*\w+(?:\s\w+)?[*_`]*\s*:")
 _BANNER = re.compile(r"^[^|\n]{1,40}\|\s*")  # "Notion | Search by title"
@@ -86,19 +176,80 @@ _READ_CUES = re.compile(
     re.I,
 )
 _SQL_READ = re.compile(r"\bSELECT\b")
-_SQL_WRITE = re.compile(r"\b(?:INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|TRUNCATE|MERGE|REPLACE|GRANT)\b")
+_SQL_WRITE = re.compile(
+    r"\b(?:INSERT|UPDATE|DELETE|DROP|CREATE|ALTER|TRUNCATE|MERGE|REPLACE|GRANT)\b"
+)
 #: Argument words that carry values to compute with rather than facts about a record.
-_VALUE_WORDS = frozenset({
-    "unit", "units", "currency", "currencies", "from", "to", "base", "target", "quote", "expression", "expr",
-    "formula", "equation", "operation", "op", "operator", "precision", "decimals", "places", "format", "mode",
-    "method", "scale", "symbol", "system", "measure", "measurement", "type", "kind", "category", "code",
-})
-_PAGING_WORDS = frozenset({
-    "limit", "offset", "page", "cursor", "token", "size", "sort", "by", "filter", "filters", "query", "q",
-    "search", "keyword", "keywords", "max", "results", "per", "since", "until", "before", "after",
-    "include", "fields", "direction", "asc", "desc", "top",
-})
-_LIST_OUTPUT_WORDS = frozenset({"items", "results", "entries", "records", "rows", "data", "matches", "hits"})
+_VALUE_WORDS = frozenset(
+    {
+        "unit",
+        "units",
+        "currency",
+        "currencies",
+        "from",
+        "to",
+        "base",
+        "target",
+        "quote",
+        "expression",
+        "expr",
+        "formula",
+        "equation",
+        "operation",
+        "op",
+        "operator",
+        "precision",
+        "decimals",
+        "places",
+        "format",
+        "mode",
+        "method",
+        "scale",
+        "symbol",
+        "system",
+        "measure",
+        "measurement",
+        "type",
+        "kind",
+        "category",
+        "code",
+    }
+)
+_PAGING_WORDS = frozenset(
+    {
+        "limit",
+        "offset",
+        "page",
+        "cursor",
+        "token",
+        "size",
+        "sort",
+        "by",
+        "filter",
+        "filters",
+        "query",
+        "q",
+        "search",
+        "keyword",
+        "keywords",
+        "max",
+        "results",
+        "per",
+        "since",
+        "until",
+        "before",
+        "after",
+        "include",
+        "fields",
+        "direction",
+        "asc",
+        "desc",
+        "top",
+    }
+)
+_LIST_OUTPUT_WORDS = frozenset(
+    {"items", "results", "entries", "records", "rows", "data", "matches", "hits"}
+)
 
 
 def _word_kind(word: str) -> str | None:
@@ -125,7 +276,13 @@ def annotation_hint(annotations: Mapping[str, Any] | None) -> str | None:
         return "read"
     destructive = annotations.get("destructiveHint")
     if read_only is False or destructive is True:
-        return "additive" if destructive is False else "destructive" if destructive is True else "write"
+        return (
+            "additive"
+            if destructive is False
+            else "destructive"
+            if destructive is True
+            else "write"
+        )
     return None
 
 
@@ -135,14 +292,16 @@ def name_verbs(name: str) -> list[Verb]:
     out: list[Verb] = []
     i = 0
     while i < len(tokens):
-        pair = tuple(tokens[i:i + 2])
+        pair = tuple(tokens[i : i + 2])
         if pair in PHRASAL:
             out.append(Verb(" ".join(pair), PHRASAL[pair], True))
             i += 2
             continue
         kind = _word_kind(tokens[i])
         if kind is not None:
-            out.append(Verb(tokens[i], kind, tokens[i] not in HOMONYMS and tokens[i] not in LIGHT_VERBS))
+            out.append(
+                Verb(tokens[i], kind, tokens[i] not in HOMONYMS and tokens[i] not in LIGHT_VERBS)
+            )
         i += 1
     return out
 
@@ -153,9 +312,11 @@ def sentences(description: str, limit: int = 3) -> list[str]:
     text = (description or "").strip()
     labelled = _LABELLED.search(text)
     if labelled:
-        text = text[labelled.end():]
+        text = text[labelled.end() :]
     text = _BANNER.sub("", text)
-    parts = [p.strip() for p in _SENTENCE.split(text) if p.strip() and not _NOTE.match(p.strip())][:limit]
+    parts = [p.strip() for p in _SENTENCE.split(text) if p.strip() and not _NOTE.match(p.strip())][
+        :limit
+    ]
     return [_PREAMBLE.sub("", p) for p in parts]
 
 
@@ -175,7 +336,7 @@ def light_object(name: str) -> tuple[str, Verb] | None:
     light = next((i for i, t in enumerate(tokens) if t in LIGHT_VERBS), None)
     if light is None:
         return None
-    for word in tokens[light + 1:]:
+    for word in tokens[light + 1 :]:
         verb = word if _word_kind(word) else _deverbal(word)
         if verb is not None:
             return tokens[light], Verb(verb, _word_kind(verb) or "update", True)
@@ -218,7 +379,7 @@ def _sentence_verb(words: list[str]) -> Verb | None:
             return None
         if word in DESCRIPTION_READ_VERBS:
             return Verb(word, "read", True)
-        pair = tuple(words[i:i + 2])
+        pair = tuple(words[i : i + 2])
         if pair in PHRASAL:
             return Verb(" ".join(pair), PHRASAL[pair], True)
         kind = _word_kind(word)
@@ -226,21 +387,40 @@ def _sentence_verb(words: list[str]) -> Verb | None:
             continue
         base = word.rstrip("s")
         if base in _PLACING or word in _PLACING:
-            state = next((w for w in words[i + 1:i + 5] if w in _STATE_NOUNS), None)
+            state = next((w for w in words[i + 1 : i + 5] if w in _STATE_NOUNS), None)
             if state is not None:
                 return Verb(state, "update", True)
-        return Verb(word, kind, word not in HOMONYMS and word not in LIGHT_VERBS and base not in LIGHT_VERBS)
+        return Verb(
+            word, kind, word not in HOMONYMS and word not in LIGHT_VERBS and base not in LIGHT_VERBS
+        )
     return None
 
 
 #: First words of a name that ask a yes/no question (``can_send_mms``, ``is_member``): a check.
-QUESTION_WORDS = frozenset({"is", "can", "has", "have", "does", "do", "should", "are", "was", "will"})
+QUESTION_WORDS = frozenset(
+    {"is", "can", "has", "have", "does", "do", "should", "are", "was", "will"}
+)
 #: Argument words that carry code or a command line to run: the tool runs what it is given.
-_CODE_WORDS = frozenset({"script", "command", "cmd", "javascript", "js", "argv", "shell", "statement", "sql",
-                         "function", "code"})
+_CODE_WORDS = frozenset(
+    {
+        "script",
+        "command",
+        "cmd",
+        "javascript",
+        "js",
+        "argv",
+        "shell",
+        "statement",
+        "sql",
+        "function",
+        "code",
+    }
+)
 _HANDOFF = re.compile(
     r"\b(?:transfer|escalate|hand(?:s|ing)?\s*off|handoff|connect|route)\w*\b[^.]{0,40}?\b(?:human|live|real)\s+"
-    r"(?:agent|person|operator|representative|rep|support)", re.I)
+    r"(?:agent|person|operator|representative|rep|support)",
+    re.I,
+)
 
 
 def asks_question(name: str) -> bool:
@@ -261,7 +441,14 @@ def hands_off(name: str, description: str) -> bool:
     """Whether the tool hands the conversation to a person (``transfer_to_human_agents``): it
     opens a hand-off, a create."""
     words = set(name_tokens(name))
-    if words & {"handoff", "escalate", "transfer"} and words & {"human", "humans", "agent", "agents", "operator", "person"}:
+    if words & {"handoff", "escalate", "transfer"} and words & {
+        "human",
+        "humans",
+        "agent",
+        "agents",
+        "operator",
+        "person",
+    }:
         return True
     return bool(_HANDOFF.search(first_sentence(description)))
 
@@ -287,7 +474,11 @@ def _is_value_argument(arg: str, schema: Any) -> bool:
         return True
     if "array" in types:
         items = schema.get("items")
-        return isinstance(items, Mapping) and bool(schema_types(items)) and schema_types(items) <= {"number", "integer"}
+        return (
+            isinstance(items, Mapping)
+            and bool(schema_types(items))
+            and schema_types(items) <= {"number", "integer"}
+        )
     words = set(name_tokens(arg))
     if argument_role(arg, schema) == "locator" and not words & _VALUE_WORDS:
         return False
@@ -296,8 +487,12 @@ def _is_value_argument(arg: str, schema: Any) -> bool:
     return len(words) == 1 and len(arg) <= 2  # a, b, x, y
 
 
-def is_computation(name: str, description: str, parameters: Mapping[str, Any] | None,
-                   output: Mapping[str, Any] | None = None) -> bool:
+def is_computation(
+    name: str,
+    description: str,
+    parameters: Mapping[str, Any] | None,
+    output: Mapping[str, Any] | None = None,
+) -> bool:
     """Whether the tool computes a value from its arguments and touches no record.
 
     The name (or the description's first verb) names a computation (add, mean, convert,
@@ -313,26 +508,43 @@ def is_computation(name: str, description: str, parameters: Mapping[str, Any] | 
     if not isinstance(props, Mapping) or not props:
         return False
     words = set(name_tokens(name))
-    lead = [w.lower() for w in _WORDS.findall(first_sentence(description))[:2]]  # "Converts the gallon …"
-    named = bool(words & COMPUTE_WORDS) or any(w.rstrip("s") in COMPUTE_WORDS or w in COMPUTE_WORDS for w in lead)
-    numeric_out = isinstance(output, Mapping) and schema_types(output) & {"number", "integer"} and not output.get("properties")
+    lead = [
+        w.lower() for w in _WORDS.findall(first_sentence(description))[:2]
+    ]  # "Converts the gallon …"
+    named = bool(words & COMPUTE_WORDS) or any(
+        w.rstrip("s") in COMPUTE_WORDS or w in COMPUTE_WORDS for w in lead
+    )
+    numeric_out = (
+        isinstance(output, Mapping)
+        and schema_types(output) & {"number", "integer"}
+        and not output.get("properties")
+    )
     if not (named or numeric_out):
         return False
     return all(_is_value_argument(arg, schema) for arg, schema in props.items())
 
 
-def schema_hint(parameters: Mapping[str, Any] | None, output: Mapping[str, Any] | None) -> str | None:
+def schema_hint(
+    parameters: Mapping[str, Any] | None, output: Mapping[str, Any] | None
+) -> str | None:
     """``read`` when the schemas show a query: every argument pages, sorts or filters (and
     there is one), or the declared output is a list; ``None`` otherwise."""
     props = (parameters or {}).get("properties") or {}
-    if isinstance(props, Mapping) and props and all(set(name_tokens(a)) <= _PAGING_WORDS for a in props):
+    if (
+        isinstance(props, Mapping)
+        and props
+        and all(set(name_tokens(a)) <= _PAGING_WORDS for a in props)
+    ):
         return "read"
     if isinstance(output, Mapping):
         if "array" in schema_types(output):
             return "read"
         out_props = output.get("properties") or {}
         if isinstance(out_props, Mapping) and any(
-                set(name_tokens(k)) & _LIST_OUTPUT_WORDS and isinstance(v, Mapping) and "array" in schema_types(v)
-                for k, v in out_props.items()):
+            set(name_tokens(k)) & _LIST_OUTPUT_WORDS
+            and isinstance(v, Mapping)
+            and "array" in schema_types(v)
+            for k, v in out_props.items()
+        ):
             return "read"
     return None

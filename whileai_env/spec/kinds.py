@@ -63,8 +63,12 @@ def _joined(name: str, verbs: list[evidence.Verb]) -> KindFinding | None:
     return KindFinding(verb.kind, "name", f"verb {verb.word!r} joined by {sorted(joined)[0]!r}")
 
 
-def _from_name(name: str, description: str, parameters: Mapping[str, Any] | None,
-               annotations: Mapping[str, Any] | None) -> KindFinding | None:
+def _from_name(
+    name: str,
+    description: str,
+    parameters: Mapping[str, Any] | None,
+    annotations: Mapping[str, Any] | None,
+) -> KindFinding | None:
     """Steps 3 to 5: a question, a joined verb, code to run, the title's verb, a strong verb in the name."""
     verbs = evidence.name_verbs(name)
     if evidence.asks_question(name):
@@ -129,13 +133,17 @@ def explain_kind(
         return found
     found = _from_words(name, description, hint)
     if found is not None and hint is not None and found.kind == "read":
-        return KindFinding("update", "annotations", f"readOnlyHint is false ({found.reason} read as a write)")
+        return KindFinding(
+            "update", "annotations", f"readOnlyHint is false ({found.reason} read as a write)"
+        )
     if found is not None:
         return found
     if hint is not None:
         return KindFinding("update", "annotations", f"readOnlyHint is false ({hint})")
     if evidence.schema_hint(parameters, output) == "read":
-        return KindFinding("read", "schema", "takes only paging and filter arguments or returns a list")
+        return KindFinding(
+            "read", "schema", "takes only paging and filter arguments or returns a list"
+        )
     return KindFinding("update", "default", "no evidence: a write, so it is never taken for a read")
 
 

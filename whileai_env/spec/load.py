@@ -43,16 +43,38 @@ from whileai_env.spec.safety import (
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
 _SPEC_KEYS = {
-    "tools", "system_prompt", "policy", "prompt", "rubric", "name", "kinds", "description",
-    "version", "metadata",
+    "tools",
+    "system_prompt",
+    "policy",
+    "prompt",
+    "rubric",
+    "name",
+    "kinds",
+    "description",
+    "version",
+    "metadata",
 }
 _TOOL_KEYS = {
-    "type", "function", "name", "description", "parameters", "strict", "inputSchema",
-    "input_schema", "outputSchema", "output_schema", "returns", "response", "kind",
-    "annotations", "title",
+    "type",
+    "function",
+    "name",
+    "description",
+    "parameters",
+    "strict",
+    "inputSchema",
+    "input_schema",
+    "outputSchema",
+    "output_schema",
+    "returns",
+    "response",
+    "kind",
+    "annotations",
+    "title",
     # MCP 2025-11-25 tool fields the world has no use for; refusing them would refuse every
     # current TypeScript MCP server (its SDK adds ``execution`` to each tool).
-    "execution", "icons", "_meta",
+    "execution",
+    "icons",
+    "_meta",
 }
 #: Schemas with no ``$schema`` are read as Draft 2020-12; one valid only under draft-07 (tuple
 #: ``items`` lists, still common in published tool sets) is read as draft-07 instead.
@@ -158,7 +180,9 @@ class Spec:
         """The tool called ``name``; ``KeyError`` naming the known tools otherwise."""
         found = self._by_name.get(name) if isinstance(name, str) else None
         if found is None:
-            raise KeyError(f"no tool {name!r} in spec {self.name!r}; tools: {', '.join(self.tool_names)}")
+            raise KeyError(
+                f"no tool {name!r} in spec {self.name!r}; tools: {', '.join(self.tool_names)}"
+            )
         return found
 
     @cached_property
@@ -210,16 +234,31 @@ def load_spec(
     >>> spec.tools[0].name, spec.tools[0].kind
     ('lookup_order', 'read')
     """
-    if isinstance(source, Spec) and tools is None and system_prompt is None and rubric is None \
-            and kinds is None and name is None:
+    if (
+        isinstance(source, Spec)
+        and tools is None
+        and system_prompt is None
+        and rubric is None
+        and kinds is None
+        and name is None
+    ):
         return source
     raw, origin = _raw_spec(source)
     _check_spec_keys(raw, origin)
-    raw.update((k, v) for k, v in (("tools", None if tools is None else list(tools)),
-                                   ("system_prompt", system_prompt), ("rubric", rubric)) if v is not None)
+    raw.update(
+        (k, v)
+        for k, v in (
+            ("tools", None if tools is None else list(tools)),
+            ("system_prompt", system_prompt),
+            ("rubric", rubric),
+        )
+        if v is not None
+    )
     prompt = raw.get("system_prompt", raw.get("policy", raw.get("prompt", ""))) or ""
     if not isinstance(prompt, str):
-        raise SpecError(f"system_prompt must be a string, got {type(prompt).__name__}", source=origin)
+        raise SpecError(
+            f"system_prompt must be a string, got {type(prompt).__name__}", source=origin
+        )
     rubric_text = raw.get("rubric")
     if rubric_text is not None and not isinstance(rubric_text, str):
         raise SpecError(f"rubric must be a string, got {type(rubric_text).__name__}", source=origin)
@@ -240,8 +279,13 @@ def load_spec(
 def _raw_spec(source: Any) -> tuple[dict[str, Any], str | None]:
     """The spec's raw mapping and the file it came from, whatever ``source`` is."""
     if isinstance(source, Spec):
-        raw = {"tools": [t.to_dict() for t in source.tools], "system_prompt": source.system_prompt,
-               "rubric": source.rubric, "name": source.name, "kinds": {t.name: t.kind for t in source.tools}}
+        raw = {
+            "tools": [t.to_dict() for t in source.tools],
+            "system_prompt": source.system_prompt,
+            "rubric": source.rubric,
+            "name": source.name,
+            "kinds": {t.name: t.kind for t in source.tools},
+        }
         return raw, source.source
     if isinstance(source, str | os.PathLike):
         return _read_path(Path(source))
@@ -250,14 +294,17 @@ def _raw_spec(source: Any) -> tuple[dict[str, Any], str | None]:
     return ({"tools": _tool_list(source)} if source is not None else {}), None
 
 
-def _normalised_tools(tool_list: Any, overrides: dict[str, str], origin: str | None) -> tuple[Tool, ...]:
+def _normalised_tools(
+    tool_list: Any, overrides: dict[str, str], origin: str | None
+) -> tuple[Tool, ...]:
     """Every tool in one shape, names unique, and every ``kinds=`` override naming one of them."""
     if tool_list is None:
         raise SpecError("no tools: give tools=, or a 'tools' list in the spec", source=origin)
     if isinstance(tool_list, Mapping | str | bytes):
         raise SpecError("'tools' must be a list of tool objects", source=origin)
     normalised = tuple(
-        normalise_tool(item, index=i, kinds=overrides, source=origin) for i, item in enumerate(tool_list)
+        normalise_tool(item, index=i, kinds=overrides, source=origin)
+        for i, item in enumerate(tool_list)
     )
     if not normalised:
         raise SpecError("the spec has no tools", source=origin)
@@ -268,7 +315,10 @@ def _normalised_tools(tool_list: Any, overrides: dict[str, str], origin: str | N
         seen.add(tool.name)
     unknown = set(overrides) - seen
     if unknown:
-        raise SpecError(f"kinds= names tools that are not in the spec: {', '.join(sorted(unknown))}", source=origin)
+        raise SpecError(
+            f"kinds= names tools that are not in the spec: {', '.join(sorted(unknown))}",
+            source=origin,
+        )
     return normalised
 
 
@@ -283,20 +333,29 @@ def _spec_name(given: Any, origin: str | None) -> str:
 def _tool_list(source: Any) -> list:
     """``source`` read as a list of tools; ``SpecError`` when it is no kind of spec at all."""
     if isinstance(source, bytes | bytearray):
-        raise SpecError("a spec is a path, a dict, a list of tools or a Spec, got bytes (decode it, or pass the path)")
+        raise SpecError(
+            "a spec is a path, a dict, a list of tools or a Spec, got bytes (decode it, or pass the path)"
+        )
     try:
         return list(source)
     except TypeError:
-        raise SpecError(f"a spec is a path, a dict, a list of tools or a Spec, got {type(source).__name__}") from None
+        raise SpecError(
+            f"a spec is a path, a dict, a list of tools or a Spec, got {type(source).__name__}"
+        ) from None
 
 
 def _kind_overrides(value: Any, origin: str | None) -> dict[str, str]:
     """The spec's own ``kinds`` map, checked: tool name -> kind, both strings."""
     if value is None:
         return {}
-    if not isinstance(value, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in value.items()):
-        raise SpecError("'kinds' must map tool names to kinds (read, create, update, delete)", path="$.kinds",
-                        source=origin)
+    if not isinstance(value, Mapping) or not all(
+        isinstance(k, str) and isinstance(v, str) for k, v in value.items()
+    ):
+        raise SpecError(
+            "'kinds' must map tool names to kinds (read, create, update, delete)",
+            path="$.kinds",
+            source=origin,
+        )
     return dict(value)
 
 
@@ -316,7 +375,9 @@ def normalise_tool(
     prefix = "$"
     if "function" in item:
         if item.get("type", "function") != "function":
-            raise SpecError(f"{label}.type must be 'function', got {item.get('type')!r}", source=source)
+            raise SpecError(
+                f"{label}.type must be 'function', got {item.get('type')!r}", source=source
+            )
         body = item["function"]
         prefix = "$.function"
         if not isinstance(body, Mapping):
@@ -327,35 +388,65 @@ def normalise_tool(
     if not _NAME.match(tool_name):
         raise SpecError(
             "a tool name may hold only letters, digits, '_', '-' and '.' (at most 64)",
-            tool=tool_name, path=f"{prefix}.name", source=source,
+            tool=tool_name,
+            path=f"{prefix}.name",
+            source=source,
         )
     check_reserved_name(tool_name, f"{prefix}.name", source)
     extra = set(body) - _TOOL_KEYS
     if extra:
-        raise SpecError(f"unknown keys {', '.join(sorted(extra))}", tool=tool_name, path=prefix, source=source)
+        raise SpecError(
+            f"unknown keys {', '.join(sorted(extra))}", tool=tool_name, path=prefix, source=source
+        )
     description = body.get("description") or item.get("description") or ""
     if not isinstance(description, str):
-        raise SpecError("description must be a string", tool=tool_name, path=f"{prefix}.description", source=source)
+        raise SpecError(
+            "description must be a string",
+            tool=tool_name,
+            path=f"{prefix}.description",
+            source=source,
+        )
 
-    key = next((k for k in ("parameters", "inputSchema", "input_schema") if k in body), "parameters")
+    key = next(
+        (k for k in ("parameters", "inputSchema", "input_schema") if k in body), "parameters"
+    )
     params = _normalise_parameters(body.get(key), tool_name, f"{prefix}.{key}", source)
     output_key = next(
-        (k for k in ("outputSchema", "output_schema", "returns", "response") if body.get(k) is not None),
+        (
+            k
+            for k in ("outputSchema", "output_schema", "returns", "response")
+            if body.get(k) is not None
+        ),
         None,
     )
     output = None
     if output_key:
-        output = _checked_schema(dict(_as_schema(body[output_key], tool_name, f"{prefix}.{output_key}", source)),
-                                 tool_name, f"{prefix}.{output_key}", source)
+        output = _checked_schema(
+            dict(_as_schema(body[output_key], tool_name, f"{prefix}.{output_key}", source)),
+            tool_name,
+            f"{prefix}.{output_key}",
+            source,
+        )
     kind_given = (kinds or {}).get(tool_name) or body.get("kind")
     try:
-        kind = normalise_kind(kind_given) if kind_given else classify_tool(
-            tool_name, description, params, output, body.get("annotations") or item.get("annotations"))
+        kind = (
+            normalise_kind(kind_given)
+            if kind_given
+            else classify_tool(
+                tool_name,
+                description,
+                params,
+                output,
+                body.get("annotations") or item.get("annotations"),
+            )
+        )
     except ValueError as exc:
         raise SpecError(str(exc), tool=tool_name, path="kinds", source=source) from None
     strict = body.get("strict", False)
     if not isinstance(strict, bool):
-        raise SpecError("strict must be true or false", tool=tool_name, path=f"{prefix}.strict", source=source)
+        raise SpecError(
+            "strict must be true or false", tool=tool_name, path=f"{prefix}.strict", source=source
+        )
     found = pattern_warnings(params, tool_name, f"{prefix}.{key}", source)
     return Tool(
         name=tool_name,
@@ -372,7 +463,12 @@ def _as_schema(value: Any, tool: str, path: str, source: str | None) -> Mapping:
     if isinstance(value, bool):
         return {} if value else {"not": {}}
     if not isinstance(value, Mapping):
-        raise SpecError(f"must be a JSON Schema object, got {type(value).__name__}", tool=tool, path=path, source=source)
+        raise SpecError(
+            f"must be a JSON Schema object, got {type(value).__name__}",
+            tool=tool,
+            path=path,
+            source=source,
+        )
     return value
 
 
@@ -384,21 +480,33 @@ def _normalise_parameters(value: Any, tool: str, path: str, source: str | None) 
     if declared is None:
         schema["type"] = "object"
     elif declared != "object" and not (isinstance(declared, list) and "object" in declared):
-        raise SpecError(f"the argument schema must describe an object, got type {declared!r}",
-                        tool=tool, path=f"{path}.type", source=source)
+        raise SpecError(
+            f"the argument schema must describe an object, got type {declared!r}",
+            tool=tool,
+            path=f"{path}.type",
+            source=source,
+        )
     schema.setdefault("properties", {})
     return _checked_schema(schema, tool, path, source)
 
 
 def _checked_schema(schema: dict, tool: str, path: str, source: str | None) -> dict:
-    validator_cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+    validator_cls = jsonschema.validators.validator_for(
+        schema, default=jsonschema.Draft202012Validator
+    )
     try:
         validator_cls.check_schema(schema)
     except jsonschema.SchemaError as exc:
-        if "$schema" in schema or not jsonschema.Draft7Validator(jsonschema.Draft7Validator.META_SCHEMA).is_valid(schema):
+        if "$schema" in schema or not jsonschema.Draft7Validator(
+            jsonschema.Draft7Validator.META_SCHEMA
+        ).is_valid(schema):
             where = path + exc.json_path[1:]
-            raise SpecError(f"invalid JSON Schema: {exc.message}", tool=tool, path=where, source=source) from None
-        schema["$schema"] = _DRAFT7  # every validator downstream (world, checks) then reads it as draft-07
+            raise SpecError(
+                f"invalid JSON Schema: {exc.message}", tool=tool, path=where, source=source
+            ) from None
+        schema["$schema"] = (
+            _DRAFT7  # every validator downstream (world, checks) then reads it as draft-07
+        )
     _check_refs(schema, schema, tool, path, source)
     check_ref_cycles(schema, tool, path, source)
     check_enums(schema, tool, path, source)
@@ -410,11 +518,19 @@ def _check_refs(node: Any, root: Mapping, tool: str, path: str, source: str | No
         ref = node.get("$ref")
         if isinstance(ref, str):
             if not ref.startswith("#"):
-                raise SpecError(f"$ref {ref!r} points outside the schema; only local refs (#/...) load offline",
-                                tool=tool, path=f"{path}.$ref", source=source)
+                raise SpecError(
+                    f"$ref {ref!r} points outside the schema; only local refs (#/...) load offline",
+                    tool=tool,
+                    path=f"{path}.$ref",
+                    source=source,
+                )
             if _resolve_pointer(root, ref) is None:
-                raise SpecError(f"$ref {ref!r} does not resolve inside the schema",
-                                tool=tool, path=f"{path}.$ref", source=source)
+                raise SpecError(
+                    f"$ref {ref!r} does not resolve inside the schema",
+                    tool=tool,
+                    path=f"{path}.$ref",
+                    source=source,
+                )
         for key, value in node.items():
             if key in ("enum", "const", "default", "examples"):
                 continue
@@ -443,7 +559,10 @@ def _resolve_pointer(root: Mapping, ref: str) -> Any:
 def _check_spec_keys(raw: Mapping, origin: str | None) -> None:
     odd = [k for k in raw if not isinstance(k, str)]
     if odd:
-        raise SpecError(f"a spec key is not a string ({type(odd[0]).__name__} {odd[0]!r}); quote it", source=origin)
+        raise SpecError(
+            f"a spec key is not a string ({type(odd[0]).__name__} {odd[0]!r}); quote it",
+            source=origin,
+        )
     unknown = set(raw) - _SPEC_KEYS
     if unknown:
         raise SpecError(

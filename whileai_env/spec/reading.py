@@ -31,12 +31,18 @@ from whileai_env.spec.yaml_reading import MAX_DEPTH, read_yaml
 MAX_SPEC_BYTES = 8 * 1024 * 1024
 SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 _BOMS = (
-    (codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"), (codecs.BOM_UTF8, "utf-8-sig"),
-    (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"),
+    (codecs.BOM_UTF32_LE, "utf-32"),
+    (codecs.BOM_UTF32_BE, "utf-32"),
+    (codecs.BOM_UTF8, "utf-8-sig"),
+    (codecs.BOM_UTF16_LE, "utf-16"),
+    (codecs.BOM_UTF16_BE, "utf-16"),
 )
 _KINDS = (
-    (stat.S_ISDIR, "a folder"), (stat.S_ISFIFO, "a FIFO"), (stat.S_ISCHR, "a character device"),
-    (stat.S_ISBLK, "a block device"), (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
 )
 
 
@@ -51,7 +57,9 @@ def read_bytes(path: Path, origin: str, limit: int = MAX_SPEC_BYTES) -> bytes:
     except OSError as exc:
         raise SpecError(f"cannot read the file: {exc.strerror}", source=origin) from None
     if not stat.S_ISREG(mode):
-        raise SpecError(f"not a regular file ({_kind(mode)}); a spec is a .json or .yaml file", source=origin)
+        raise SpecError(
+            f"not a regular file ({_kind(mode)}); a spec is a .json or .yaml file", source=origin
+        )
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
     except OSError as exc:
@@ -61,10 +69,15 @@ def read_bytes(path: Path, origin: str, limit: int = MAX_SPEC_BYTES) -> bytes:
         if not stat.S_ISREG(info.st_mode):
             raise SpecError(f"not a regular file ({_kind(info.st_mode)})", source=origin)
         if info.st_size > limit:
-            raise SpecError(f"the file is {info.st_size:,} bytes; a spec file may be at most {limit:,}", source=origin)
+            raise SpecError(
+                f"the file is {info.st_size:,} bytes; a spec file may be at most {limit:,}",
+                source=origin,
+            )
         data = fh.read(limit + 1)
     if len(data) > limit:
-        raise SpecError(f"the file is over {limit:,} bytes; a spec file may be at most {limit:,}", source=origin)
+        raise SpecError(
+            f"the file is over {limit:,} bytes; a spec file may be at most {limit:,}", source=origin
+        )
     return data
 
 
@@ -74,16 +87,23 @@ def decode(data: bytes, origin: str) -> str:
     encoding = next((name for bom, name in _BOMS if data.startswith(bom)), None)
     if encoding is None and b"\x00" in data[:4096]:
         guess = "UTF-16" if data.count(b"\x00") * 4 < len(data) * 3 else "UTF-32"
-        raise SpecError(f"the file holds NUL bytes: it looks like {guess} without a byte-order mark; "
-                        "save it as UTF-8", source=origin)
+        raise SpecError(
+            f"the file holds NUL bytes: it looks like {guess} without a byte-order mark; "
+            "save it as UTF-8",
+            source=origin,
+        )
     try:
         return data.decode(encoding or "utf-8")
     except UnicodeDecodeError as exc:
         name = {"utf-8-sig": "UTF-8"}.get(encoding or "utf-8", (encoding or "utf-8").upper())
         line = data[: exc.start].count(b"\n") + 1 if encoding in (None, "utf-8-sig") else None
-        bad = data[exc.start:exc.start + 1].hex()
-        raise SpecError(f"not valid {name}: byte 0x{bad} at offset {exc.start} ({exc.reason}); "
-                        "save the file as UTF-8", source=origin, line=line) from None
+        bad = data[exc.start : exc.start + 1].hex()
+        raise SpecError(
+            f"not valid {name}: byte 0x{bad} at offset {exc.start} ({exc.reason}); "
+            "save the file as UTF-8",
+            source=origin,
+            line=line,
+        ) from None
 
 
 def read_text(path: Path, limit: int = MAX_SPEC_BYTES) -> str:
@@ -96,10 +116,14 @@ def _parse_json(text: str, origin: str) -> Any:
     try:
         return loads(text, max_depth=MAX_DEPTH)
     except JsonLimitError as exc:
-        raise SpecError(f"the JSON is {exc}" if exc.reason.startswith("nested") else f"the JSON {exc}",
-                        source=origin) from None
+        raise SpecError(
+            f"the JSON is {exc}" if exc.reason.startswith("nested") else f"the JSON {exc}",
+            source=origin,
+        ) from None
     except json.JSONDecodeError as exc:
-        raise SpecError(f"invalid JSON: {exc.msg} (column {exc.colno})", source=origin, line=exc.lineno) from None
+        raise SpecError(
+            f"invalid JSON: {exc.msg} (column {exc.colno})", source=origin, line=exc.lineno
+        ) from None
 
 
 def read_spec_file(path: Path) -> tuple[dict, str]:
@@ -113,5 +137,8 @@ def read_spec_file(path: Path) -> tuple[dict, str]:
     if isinstance(data, list):
         data = {"tools": data}
     if not isinstance(data, dict):
-        raise SpecError(f"the spec must be an object or a list of tools, got {type(data).__name__}", source=origin)
+        raise SpecError(
+            f"the spec must be an object or a list of tools, got {type(data).__name__}",
+            source=origin,
+        )
     return data, origin

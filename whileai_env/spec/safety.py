@@ -37,8 +37,9 @@ MAX_TOOL_ITEMS = 2_000_000
 _DATA_KEYS = ("enum", "const", "default", "examples")
 _IN_PLACE_ONE = ("not", "if", "then", "else")
 _IN_PLACE_MANY = ("allOf", "anyOf", "oneOf")
-_YAML_HINT = ("; YAML reads an unquoted 1, yes, no, on, off or a date as a number, boolean or date: "
-              "quote it")
+_YAML_HINT = (
+    "; YAML reads an unquoted 1, yes, no, on, off or a date as a number, boolean or date: quote it"
+)
 
 
 class SpecWarning(UserWarning):
@@ -62,19 +63,28 @@ def plain_tool(item: Any, index: int, source: str | None) -> Any:
     except JsonLimitError as exc:
         hint = _YAML_HINT if source and source.lower().endswith((".yaml", ".yml")) else ""
         path = f"$.{exc.path}" if exc.path else "$"
-        raise SpecError(f"{exc.reason}{hint}", tool=tool_label(item) or f"tools[{index}]", path=path,
-                        source=source) from None
+        raise SpecError(
+            f"{exc.reason}{hint}",
+            tool=tool_label(item) or f"tools[{index}]",
+            path=path,
+            source=source,
+        ) from None
     except RecursionError:
-        raise SpecError("nested too deeply to read", tool=tool_label(item) or f"tools[{index}]",
-                        source=source) from None
+        raise SpecError(
+            "nested too deeply to read", tool=tool_label(item) or f"tools[{index}]", source=source
+        ) from None
 
 
 def check_reserved_name(name: str, path: str, source: str | None) -> None:
     """``SpecError`` when a tool name is one of the grid's reserved tool-axis values."""
     if name in RESERVED_TOOL_VALUES:
-        raise SpecError(f"the name {name!r} is reserved: the coverage grid uses it for tasks that are "
-                        f"not about one tool ({', '.join(RESERVED_TOOL_VALUES)}); rename the tool",
-                        tool=name, path=path, source=source)
+        raise SpecError(
+            f"the name {name!r} is reserved: the coverage grid uses it for tasks that are "
+            f"not about one tool ({', '.join(RESERVED_TOOL_VALUES)}); rename the tool",
+            tool=name,
+            path=path,
+            source=source,
+        )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -133,11 +143,18 @@ def check_ref_cycles(schema: Mapping, tool: str, path: str, source: str | None) 
             continue
         chain = _cycle_from(start, schema, where, state)
         if chain:
-            raise SpecError(f"$ref cycle that never reaches a value: {' -> '.join(chain)} "
-                            "(every validator loops on it)", tool=tool, path=start_path, source=source)
+            raise SpecError(
+                f"$ref cycle that never reaches a value: {' -> '.join(chain)} "
+                "(every validator loops on it)",
+                tool=tool,
+                path=start_path,
+                source=source,
+            )
 
 
-def _cycle_from(start: Mapping, root: Mapping, where: dict[int, str], state: dict[int, int]) -> list[str] | None:
+def _cycle_from(
+    start: Mapping, root: Mapping, where: dict[int, str], state: dict[int, int]
+) -> list[str] | None:
     """Depth-first over in-place edges (iterative); the paths of a cycle when one is found."""
     stack: list[tuple[Mapping, Iterator[Any]]] = [(start, _in_place(start, root))]
     state[id(start)] = 1
@@ -154,7 +171,7 @@ def _cycle_from(start: Mapping, root: Mapping, where: dict[int, str], state: dic
         if mark == 1:
             chain = [where.get(id(n), "?") for n, _ in stack]
             again = where.get(id(child), "?")
-            return [*chain[chain.index(again):], again]
+            return [*chain[chain.index(again) :], again]
         if mark is None:
             state[id(child)] = 1
             stack.append((child, _in_place(child, root)))
@@ -166,9 +183,13 @@ def check_enums(schema: Mapping, tool: str, path: str, source: str | None) -> No
     for where, node in schema_nodes(schema, path):
         values = node.get("enum")
         if isinstance(values, list) and len(values) > MAX_ENUM:
-            raise SpecError(f"an enum of {len(values):,} values (the limit is {MAX_ENUM:,}): a model cannot "
-                            "read it in its tool list; use a pattern, a format or a plain string",
-                            tool=tool, path=f"{where}.enum", source=source)
+            raise SpecError(
+                f"an enum of {len(values):,} values (the limit is {MAX_ENUM:,}): a model cannot "
+                "read it in its tool list; use a pattern, a format or a plain string",
+                tool=tool,
+                path=f"{where}.enum",
+                source=source,
+            )
 
 
 def _patterns(schema: Mapping, path: str) -> Iterator[tuple[str, str]]:
@@ -188,15 +209,25 @@ def pattern_warnings(schema: Mapping, tool: str, path: str, source: str | None) 
         try:
             risk = pattern_risk(pattern)
         except (re.error, RecursionError, OverflowError) as exc:
-            raise SpecError(f"invalid regular expression {pattern!r}: {exc}", tool=tool, path=where,
-                            source=source) from None
+            raise SpecError(
+                f"invalid regular expression {pattern!r}: {exc}",
+                tool=tool,
+                path=where,
+                source=source,
+            ) from None
         if risk is None:
             continue
         if not linear_supported(pattern):
-            raise SpecError(f"pattern {pattern!r} can take exponential time ({risk}) and uses a back-reference, "
-                            "lookaround or atomic group, so it cannot be matched safely; rewrite it",
-                            tool=tool, path=where, source=source)
-        message = (f"pattern {pattern!r} can take exponential time in a backtracking matcher ({risk}); "
-                   "arguments are matched in linear time here, but your real API may hang on it")
+            raise SpecError(
+                f"pattern {pattern!r} can take exponential time ({risk}) and uses a back-reference, "
+                "lookaround or atomic group, so it cannot be matched safely; rewrite it",
+                tool=tool,
+                path=where,
+                source=source,
+            )
+        message = (
+            f"pattern {pattern!r} can take exponential time in a backtracking matcher ({risk}); "
+            "arguments are matched in linear time here, but your real API may hang on it"
+        )
         out.append(str(SpecError(message, tool=tool, path=where, source=source)))
     return tuple(out)

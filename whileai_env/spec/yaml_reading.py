@@ -60,23 +60,34 @@ def _line(node: yaml.Node) -> int | None:
     return mark.line + 1 if mark is not None else None
 
 
-def _expanded_size(node: yaml.Node, origin: str, sizes: dict[int, int], open_: set[int], depth: int) -> int:
+def _expanded_size(
+    node: yaml.Node, origin: str, sizes: dict[int, int], open_: set[int], depth: int
+) -> int:
     """Nodes under ``node`` with aliases expanded (memoised per node, so linear in the file)."""
     key = id(node)
     if key in sizes:
         return sizes[key]
     if key in open_:
-        raise SpecError("a YAML anchor refers to itself (a recursive alias), so the spec has no end",
-                        source=origin, line=_line(node))
+        raise SpecError(
+            "a YAML anchor refers to itself (a recursive alias), so the spec has no end",
+            source=origin,
+            line=_line(node),
+        )
     if depth > MAX_DEPTH:
-        raise SpecError(f"the YAML is nested more than {MAX_DEPTH} levels deep", source=origin, line=_line(node))
+        raise SpecError(
+            f"the YAML is nested more than {MAX_DEPTH} levels deep", source=origin, line=_line(node)
+        )
     open_.add(key)
     total = 1
     for child in _children(node):
         total += _expanded_size(child, origin, sizes, open_, depth + 1)
         if total > MAX_EXPANDED:
-            raise SpecError(f"the YAML expands to more than {MAX_EXPANDED:,} values once its aliases are "
-                            "followed (an alias bomb?)", source=origin, line=_line(node))
+            raise SpecError(
+                f"the YAML expands to more than {MAX_EXPANDED:,} values once its aliases are "
+                "followed (an alias bomb?)",
+                source=origin,
+                line=_line(node),
+            )
     open_.discard(key)
     sizes[key] = total
     return total
@@ -93,7 +104,9 @@ def read_yaml(text: str, origin: str) -> Any:
         return loader.construct_document(node)
     except _TooDeep as exc:
         line = exc.mark.line + 1 if exc.mark is not None else None
-        raise SpecError(f"the YAML is nested more than {MAX_DEPTH} levels deep", source=origin, line=line) from None
+        raise SpecError(
+            f"the YAML is nested more than {MAX_DEPTH} levels deep", source=origin, line=line
+        ) from None
     except yaml.MarkedYAMLError as exc:
         line = exc.problem_mark.line + 1 if exc.problem_mark else None
         raise SpecError(f"invalid YAML: {exc.problem}", source=origin, line=line) from None

@@ -31,10 +31,23 @@ if TYPE_CHECKING:
 
 # Loaded on first use, so a module that needs only ``world.fault_registry`` does not load the mock.
 _LAZY = {
-    "FaultKind": "fault_registry", "fault_kind": "fault_registry", "fault_kinds": "fault_registry",
-    "register_fault_kind": "fault_registry", "World": "mock", "world": "mock", "WorldOptions": "options",
+    "FaultKind": "fault_registry",
+    "fault_kind": "fault_registry",
+    "fault_kinds": "fault_registry",
+    "register_fault_kind": "fault_registry",
+    "World": "mock",
+    "world": "mock",
+    "WorldOptions": "options",
 }
-__all__ = ["FaultKind", "World", "WorldOptions", "fault_kind", "fault_kinds", "register_fault_kind", "world"]
+__all__ = [
+    "FaultKind",
+    "World",
+    "WorldOptions",
+    "fault_kind",
+    "fault_kinds",
+    "register_fault_kind",
+    "world",
+]
 
 
 def __getattr__(name: str) -> Any:

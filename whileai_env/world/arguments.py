@@ -26,15 +26,37 @@ from whileai_env.world.vocabulary import Vocabulary, vocabulary
 DETAIL_CLOCK = 1_796_040_000
 
 
-def _scope(kind: str, name: str, parts: tuple[Any, ...], *, person: tuple[Any, ...] | None, noun: str,
-           writes: bool, vocab: Vocabulary, now: int) -> Scope:
-    return Scope(seed=stable_hash(kind, name, *parts), now=now, noun=noun, writes=writes, vocab=vocab,
-                 person_seed=stable_hash("person", *(parts if person is None else person)))
+def _scope(
+    kind: str,
+    name: str,
+    parts: tuple[Any, ...],
+    *,
+    person: tuple[Any, ...] | None,
+    noun: str,
+    writes: bool,
+    vocab: Vocabulary,
+    now: int,
+) -> Scope:
+    return Scope(
+        seed=stable_hash(kind, name, *parts),
+        now=now,
+        noun=noun,
+        writes=writes,
+        vocab=vocab,
+        person_seed=stable_hash("person", *(parts if person is None else person)),
+    )
 
 
-def locator_value(name: str, schema: Mapping[str, Any] | None, *parts: Any, root: Mapping[str, Any] | None = None,
-                  spec: Any = None, noun: str = "", person: tuple[Any, ...] | None = None,
-                  now: int = DETAIL_CLOCK) -> Any:
+def locator_value(
+    name: str,
+    schema: Mapping[str, Any] | None,
+    *parts: Any,
+    root: Mapping[str, Any] | None = None,
+    spec: Any = None,
+    noun: str = "",
+    person: tuple[Any, ...] | None = None,
+    now: int = DETAIL_CLOCK,
+) -> Any:
     """A realistic identifier for argument ``name`` that satisfies ``schema``, chosen by hash.
 
     Its format, an example the description gives ("such as 'ZFA04Y'"), its meaning (a path, a
@@ -44,13 +66,30 @@ def locator_value(name: str, schema: Mapping[str, Any] | None, *parts: Any, root
     >>> locator_value("order_id", {"type": "string", "pattern": "^ORD-\\\\d{6}$"}, 1)[:4]
     'ORD-'
     """
-    scope = _scope("locator", name, parts, person=person, noun=noun, writes=False, vocab=vocabulary(spec), now=now)
+    scope = _scope(
+        "locator",
+        name,
+        parts,
+        person=person,
+        noun=noun,
+        writes=False,
+        vocab=vocabulary(spec),
+        now=now,
+    )
     return value_for(schema or {}, name, scope, root=root, locator=True)
 
 
-def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any, root: Mapping[str, Any] | None = None,
-                 spec: Any = None, noun: str = "", writes: bool = False, person: tuple[Any, ...] | None = None,
-                 now: int = DETAIL_CLOCK) -> Any:
+def detail_value(
+    name: str,
+    schema: Mapping[str, Any] | None,
+    *parts: Any,
+    root: Mapping[str, Any] | None = None,
+    spec: Any = None,
+    noun: str = "",
+    writes: bool = False,
+    person: tuple[Any, ...] | None = None,
+    now: int = DETAIL_CLOCK,
+) -> Any:
     """A plausible value a person would state for a non-locator argument, satisfying ``schema``.
 
     Objects, arrays and ``$ref``/``anyOf``/``oneOf`` schemas are filled field by field (``root``
@@ -60,5 +99,14 @@ def detail_value(name: str, schema: Mapping[str, Any] | None, *parts: Any, root:
     >>> detail_value("target_celsius", {"type": "number", "maximum": 32}, 1) <= 32
     True
     """
-    scope = _scope("detail", name, parts, person=person, noun=noun, writes=writes, vocab=vocabulary(spec), now=now)
+    scope = _scope(
+        "detail",
+        name,
+        parts,
+        person=person,
+        noun=noun,
+        writes=writes,
+        vocab=vocabulary(spec),
+        now=now,
+    )
     return value_for(schema or {}, name, scope, root=root)

@@ -38,9 +38,19 @@ _BINARY: dict[type, Callable[[float, float], float]] = {
     ast.BitXor: operator.pow,
 }
 _FUNCTIONS: dict[str, Callable[..., float]] = {
-    "sqrt": math.sqrt, "abs": abs, "round": round, "min": min, "max": max, "floor": math.floor,
-    "ceil": math.ceil, "log": math.log, "log10": math.log10, "exp": math.exp, "sin": math.sin,
-    "cos": math.cos, "tan": math.tan,
+    "sqrt": math.sqrt,
+    "abs": abs,
+    "round": round,
+    "min": min,
+    "max": max,
+    "floor": math.floor,
+    "ceil": math.ceil,
+    "log": math.log,
+    "log10": math.log10,
+    "exp": math.exp,
+    "sin": math.sin,
+    "cos": math.cos,
+    "tan": math.tan,
 }
 _CONSTANTS = {"pi": math.pi, "e": math.e}
 
@@ -56,7 +66,11 @@ def _number(value: float) -> float:
 def _eval(node: ast.AST) -> float:
     if isinstance(node, ast.Expression):
         return _eval(node.body)
-    if isinstance(node, ast.Constant) and isinstance(node.value, int | float) and not isinstance(node.value, bool):
+    if (
+        isinstance(node, ast.Constant)
+        and isinstance(node.value, int | float)
+        and not isinstance(node.value, bool)
+    ):
         return node.value
     if isinstance(node, ast.UnaryOp) and isinstance(node.op, ast.UAdd | ast.USub):
         value = _eval(node.operand)
@@ -65,7 +79,11 @@ def _eval(node: ast.AST) -> float:
         left, right = _eval(node.left), _eval(node.right)
         if isinstance(node.op, ast.Pow | ast.BitXor) and abs(right) > _MAX_EXPONENT:
             raise CalculatorError("the exponent is too large")
-        if isinstance(node.op, ast.Pow | ast.BitXor) and abs(left) > 1 and abs(right) * math.log10(abs(left)) > 300:
+        if (
+            isinstance(node.op, ast.Pow | ast.BitXor)
+            and abs(left) > 1
+            and abs(right) * math.log10(abs(left)) > 300
+        ):
             raise CalculatorError("the result is too large")
         try:
             return _number(_BINARY[type(node.op)](left, right))
@@ -75,7 +93,12 @@ def _eval(node: ast.AST) -> float:
             raise CalculatorError("the result is too large") from None
     if isinstance(node, ast.Name) and node.id in _CONSTANTS:
         return _CONSTANTS[node.id]
-    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in _FUNCTIONS and not node.keywords:
+    if (
+        isinstance(node, ast.Call)
+        and isinstance(node.func, ast.Name)
+        and node.func.id in _FUNCTIONS
+        and not node.keywords
+    ):
         args = [_eval(a) for a in node.args]
         try:
             return _number(_FUNCTIONS[node.func.id](*args))
@@ -113,10 +136,32 @@ def evaluate(expression: str) -> int | float:
         raise CalculatorError("expression nested too deeply") from None
 
 
-_OPERATIONS = {"add": "+", "plus": "+", "sum": "+", "subtract": "-", "minus": "-", "sub": "-",
-               "multiply": "*", "times": "*", "mul": "*", "divide": "/", "div": "/", "power": "**",
-               "pow": "**", "mod": "%", "modulo": "%", "+": "+", "-": "-", "*": "*", "/": "/", "**": "**",
-               "^": "**", "%": "%", "//": "//", "x": "*"}
+_OPERATIONS = {
+    "add": "+",
+    "plus": "+",
+    "sum": "+",
+    "subtract": "-",
+    "minus": "-",
+    "sub": "-",
+    "multiply": "*",
+    "times": "*",
+    "mul": "*",
+    "divide": "/",
+    "div": "/",
+    "power": "**",
+    "pow": "**",
+    "mod": "%",
+    "modulo": "%",
+    "+": "+",
+    "-": "-",
+    "*": "*",
+    "/": "/",
+    "**": "**",
+    "^": "**",
+    "%": "%",
+    "//": "//",
+    "x": "*",
+}
 #: Operation names and symbols a two-operand calculator may be given (``"multiply"``, ``"*"``).
 OPERATION_NAMES = frozenset(_OPERATIONS)
 

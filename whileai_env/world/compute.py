@@ -25,6 +25,7 @@ def _first_two(fn: Callable[[float, float], float]) -> Callable[[Numbers], float
         if len(xs) < 2:
             raise CalculatorError("two numbers are needed")
         return fn(xs[0], xs[1])
+
     return apply
 
 
@@ -33,6 +34,7 @@ def _one(fn: Callable[[float], float]) -> Callable[[Numbers], float]:
         if not xs:
             raise CalculatorError("a number is needed")
         return fn(xs[0])
+
     return apply
 
 
@@ -44,7 +46,9 @@ def _divide(a: float, b: float) -> float:
 
 def _log(xs: Numbers) -> float:
     if not xs or xs[0] <= 0 or (len(xs) > 1 and (xs[1] <= 0 or xs[1] == 1)):
-        raise CalculatorError("the logarithm needs a positive number (and a positive base other than 1)")
+        raise CalculatorError(
+            "the logarithm needs a positive number (and a positive base other than 1)"
+        )
     return math.log(xs[0], xs[1]) if len(xs) > 1 else math.log(xs[0])
 
 
@@ -63,35 +67,75 @@ OPERATIONS: tuple[tuple[frozenset[str], Callable[[Numbers], float]], ...] = (
     (frozenset({"median"}), lambda xs: statistics.median(xs)),
     (frozenset({"percentage", "percent"}), _first_two(lambda a, b: _divide(a, b) * 100)),
     (frozenset({"logarithm", "log"}), _log),
-    (frozenset({"factorial"}), _one(lambda x: float(math.factorial(int(x))) if 0 <= x <= 170 else math.nan)),
+    (
+        frozenset({"factorial"}),
+        _one(lambda x: float(math.factorial(int(x))) if 0 <= x <= 170 else math.nan),
+    ),
     (frozenset({"absolute", "abs"}), _one(abs)),
     (frozenset({"round", "rounding"}), lambda xs: round(xs[0], int(xs[1]) if len(xs) > 1 else 0)),
-    (frozenset({"power", "pow", "exponent"}), _first_two(lambda a, b: a ** b)),
+    (frozenset({"power", "pow", "exponent"}), _first_two(lambda a, b: a**b)),
     (frozenset({"square"}), _one(lambda x: x * x)),
     (frozenset({"max", "maximum", "largest"}), lambda xs: max(xs)),
     (frozenset({"min", "minimum", "smallest"}), lambda xs: min(xs)),
-    (frozenset({"modulo", "mod", "remainder"}), _first_two(lambda a, b: math.fmod(a, b) if b else math.nan)),
+    (
+        frozenset({"modulo", "mod", "remainder"}),
+        _first_two(lambda a, b: math.fmod(a, b) if b else math.nan),
+    ),
     (frozenset({"divide", "division", "quotient"}), _first_two(_divide)),
     (frozenset({"multiply", "times", "product"}), lambda xs: math.prod(xs)),
-    (frozenset({"subtract", "minus", "difference"}), lambda xs: xs[0] - math.fsum(xs[1:]) if xs else math.nan),
+    (
+        frozenset({"subtract", "minus", "difference"}),
+        lambda xs: xs[0] - math.fsum(xs[1:]) if xs else math.nan,
+    ),
     (frozenset({"add", "sum", "plus", "total"}), lambda xs: math.fsum(xs)),
 )
 
 # Exact factors to one base unit per dimension; temperature is affine (scale, offset to kelvin).
 _UNITS: dict[str, tuple[str, float]] = {
-    "m": ("length", 1.0), "meter": ("length", 1.0), "metre": ("length", 1.0), "km": ("length", 1000.0),
-    "kilometer": ("length", 1000.0), "cm": ("length", 0.01), "mm": ("length", 0.001), "mile": ("length", 1609.344),
-    "mi": ("length", 1609.344), "yard": ("length", 0.9144), "yd": ("length", 0.9144), "foot": ("length", 0.3048),
-    "feet": ("length", 0.3048), "ft": ("length", 0.3048), "inch": ("length", 0.0254), "in": ("length", 0.0254),
-    "kg": ("mass", 1.0), "kilogram": ("mass", 1.0), "g": ("mass", 0.001), "gram": ("mass", 0.001),
-    "lb": ("mass", 0.45359237), "pound": ("mass", 0.45359237), "oz": ("mass", 0.028349523125),
-    "ounce": ("mass", 0.028349523125), "ton": ("mass", 1000.0), "tonne": ("mass", 1000.0),
-    "l": ("volume", 1.0), "liter": ("volume", 1.0), "litre": ("volume", 1.0), "ml": ("volume", 0.001),
-    "gallon": ("volume", 3.785411784), "gal": ("volume", 3.785411784), "quart": ("volume", 0.946352946),
-    "pint": ("volume", 0.473176473), "cup": ("volume", 0.2365882365),
+    "m": ("length", 1.0),
+    "meter": ("length", 1.0),
+    "metre": ("length", 1.0),
+    "km": ("length", 1000.0),
+    "kilometer": ("length", 1000.0),
+    "cm": ("length", 0.01),
+    "mm": ("length", 0.001),
+    "mile": ("length", 1609.344),
+    "mi": ("length", 1609.344),
+    "yard": ("length", 0.9144),
+    "yd": ("length", 0.9144),
+    "foot": ("length", 0.3048),
+    "feet": ("length", 0.3048),
+    "ft": ("length", 0.3048),
+    "inch": ("length", 0.0254),
+    "in": ("length", 0.0254),
+    "kg": ("mass", 1.0),
+    "kilogram": ("mass", 1.0),
+    "g": ("mass", 0.001),
+    "gram": ("mass", 0.001),
+    "lb": ("mass", 0.45359237),
+    "pound": ("mass", 0.45359237),
+    "oz": ("mass", 0.028349523125),
+    "ounce": ("mass", 0.028349523125),
+    "ton": ("mass", 1000.0),
+    "tonne": ("mass", 1000.0),
+    "l": ("volume", 1.0),
+    "liter": ("volume", 1.0),
+    "litre": ("volume", 1.0),
+    "ml": ("volume", 0.001),
+    "gallon": ("volume", 3.785411784),
+    "gal": ("volume", 3.785411784),
+    "quart": ("volume", 0.946352946),
+    "pint": ("volume", 0.473176473),
+    "cup": ("volume", 0.2365882365),
 }
-_TEMPERATURE = {"celsius": (1.0, 273.15), "c": (1.0, 273.15), "kelvin": (1.0, 0.0), "k": (1.0, 0.0),
-                "fahrenheit": (5 / 9, 459.67 * 5 / 9), "f": (5 / 9, 459.67 * 5 / 9)}
+_TEMPERATURE = {
+    "celsius": (1.0, 273.15),
+    "c": (1.0, 273.15),
+    "kelvin": (1.0, 0.0),
+    "k": (1.0, 0.0),
+    "fahrenheit": (5 / 9, 459.67 * 5 / 9),
+    "f": (5 / 9, 459.67 * 5 / 9),
+}
 
 
 def _unit(word: str) -> str:

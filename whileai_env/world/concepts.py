@@ -25,14 +25,58 @@ from typing import Any
 from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env.world.hints import Hints, hints_of
 
-PERSON_NOUNS = frozenset({
-    "customer", "user", "passenger", "author", "assignee", "contact", "recipient", "sender", "person", "employee",
-    "member", "patient", "guest", "holder", "cardholder", "traveler", "traveller", "driver", "owner", "full",
-    "display", "reviewer", "requester", "client", "student", "teacher", "attendee", "participant", "buyer",
-    "seller", "applicant", "beneficiary", "payee", "account",
-})
-COMPANY_NOUNS = frozenset({"company", "organization", "organisation", "business", "merchant", "vendor", "supplier",
-                           "employer", "brand", "org"})
+PERSON_NOUNS = frozenset(
+    {
+        "customer",
+        "user",
+        "passenger",
+        "author",
+        "assignee",
+        "contact",
+        "recipient",
+        "sender",
+        "person",
+        "employee",
+        "member",
+        "patient",
+        "guest",
+        "holder",
+        "cardholder",
+        "traveler",
+        "traveller",
+        "driver",
+        "owner",
+        "full",
+        "display",
+        "reviewer",
+        "requester",
+        "client",
+        "student",
+        "teacher",
+        "attendee",
+        "participant",
+        "buyer",
+        "seller",
+        "applicant",
+        "beneficiary",
+        "payee",
+        "account",
+    }
+)
+COMPANY_NOUNS = frozenset(
+    {
+        "company",
+        "organization",
+        "organisation",
+        "business",
+        "merchant",
+        "vendor",
+        "supplier",
+        "employer",
+        "brand",
+        "org",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -71,8 +115,15 @@ class Field:
         return any(w in name_tokens(other) for other in self.siblings for w in words)
 
 
-def field(name: str, schema: Mapping[str, Any] | None, *, noun: str = "", locator: bool = False,
-          writes: bool = False, siblings: frozenset[str] = frozenset()) -> Field:
+def field(
+    name: str,
+    schema: Mapping[str, Any] | None,
+    *,
+    noun: str = "",
+    locator: bool = False,
+    writes: bool = False,
+    siblings: frozenset[str] = frozenset(),
+) -> Field:
     """The :class:`Field` of argument or property ``name`` with ``schema`` (``issue_id_or_url``
     reads as its first alternative, ``issue_id``; a description saying "the ID of" makes a locator)."""
     schema = schema if isinstance(schema, Mapping) else {}
@@ -81,39 +132,82 @@ def field(name: str, schema: Mapping[str, Any] | None, *, noun: str = "", locato
         words = words[: words.index("or", 1)]
     hints = hints_of(schema)
     text = hints.text.lower()
-    locator = locator or any(p in text for p in ("the id of", " id of the", "identifier of", "unique id"))
-    return Field(name=name, words=words, stems=tuple(singular(w) for w in words), noun=noun, text=text, hints=hints,
-                 locator=locator, writes=writes, siblings=siblings - {name})
+    locator = locator or any(
+        p in text for p in ("the id of", " id of the", "identifier of", "unique id")
+    )
+    return Field(
+        name=name,
+        words=words,
+        stems=tuple(singular(w) for w in words),
+        noun=noun,
+        text=text,
+        hints=hints,
+        locator=locator,
+        writes=writes,
+        siblings=siblings - {name},
+    )
 
 
-_STANDARD_CONCEPTS = {"currency": "currency", "country2": "country_code", "country3": "country_code3",
-                      "airport": "airport", "e164": "e164", "language": "language", "locale": "locale",
-                      "timezone": "timezone", "uuid": "uuid"}
+_STANDARD_CONCEPTS = {
+    "currency": "currency",
+    "country2": "country_code",
+    "country3": "country_code3",
+    "airport": "airport",
+    "e164": "e164",
+    "language": "language",
+    "locale": "locale",
+    "timezone": "timezone",
+    "uuid": "uuid",
+}
 
 
-_NAMED_THINGS = tuple((frozenset(ws.split()), c) for ws, c in (
-    ("branch", "branch"), ("repo repository", "repo"), ("file", "filename"), ("table", "table"),
-    ("database db", "database"), ("library package module", "library"), ("app application", "app_name"),
-    ("city town", "city"), ("country", "country_name"), ("user login screen", "username"), ("host", "hostname"),
-    ("domain", "domain"), ("bucket namespace", "slug"), ("column field", "column"), ("channel", "channel"),
-    ("tag label", "tag"), ("image", "image"), ("region", "cloud_region"),
-))
+_NAMED_THINGS = tuple(
+    (frozenset(ws.split()), c)
+    for ws, c in (
+        ("branch", "branch"),
+        ("repo repository", "repo"),
+        ("file", "filename"),
+        ("table", "table"),
+        ("database db", "database"),
+        ("library package module", "library"),
+        ("app application", "app_name"),
+        ("city town", "city"),
+        ("country", "country_name"),
+        ("user login screen", "username"),
+        ("host", "hostname"),
+        ("domain", "domain"),
+        ("bucket namespace", "slug"),
+        ("column field", "column"),
+        ("channel", "channel"),
+        ("tag label", "tag"),
+        ("image", "image"),
+        ("region", "cloud_region"),
+    )
+)
 
 
 def _person_part(f: Field) -> str | None:
     w = f.words
-    if f.has("first", "given", "forename", "firstname", "givenname") and (f.has("name") or f.last in ("first", "given", "firstname")):
+    if f.has("first", "given", "forename", "firstname", "givenname") and (
+        f.has("name") or f.last in ("first", "given", "firstname")
+    ):
         return "first_name"
-    if f.has("last", "surname", "family", "lastname", "familyname") and (f.has("name") or f.last in ("surname", "lastname")):
+    if f.has("last", "surname", "family", "lastname", "familyname") and (
+        f.has("name") or f.last in ("surname", "lastname")
+    ):
         return "last_name"
-    if f.last in ("from", "to", "source", "target") and f.says("name of the entity", "entity name", "node"):
+    if f.last in ("from", "to", "source", "target") and f.says(
+        "name of the entity", "entity name", "node"
+    ):
         return "thing_name"
     if f.last == "name" or (len(w) >= 2 and w[-2:] == ("name", "s")):
         qual = set(f.qualifier) or {f.noun}
         for words, concept in _NAMED_THINGS:
             if qual & words:
                 return concept
-        if qual & PERSON_NOUNS or f.says("full name", "person's name", "customer name", "your name"):
+        if qual & PERSON_NOUNS or f.says(
+            "full name", "person's name", "customer name", "your name"
+        ):
             return "person_name"
         if qual & COMPANY_NOUNS:
             return "company"
@@ -123,9 +217,14 @@ def _person_part(f: Field) -> str | None:
 
 def _place(f: Field) -> str | None:
     if f.last in ("origin", "destination", "location", "place", "near", "waypoint") and f.says(
-            "address", "place", "coordinates", "location", "city", "where"):
+        "address", "place", "coordinates", "location", "city", "where"
+    ):
         return "address" if not f.says("airport", "iata") else "airport"
-    if f.has("street", "line1") or (f.has("address") and f.has("1", "line")) or f.name.lower() in ("address1", "addr1"):
+    if (
+        f.has("street", "line1")
+        or (f.has("address") and f.has("1", "line"))
+        or f.name.lower() in ("address1", "addr1")
+    ):
         return "street"
     if f.has("line2", "apt", "apartment", "suite") or (f.has("address") and f.has("2")):
         return "address2"
@@ -133,30 +232,50 @@ def _place(f: Field) -> str | None:
         return "city"
     if f.has("zip", "postcode", "postal", "zipcode"):
         return "postcode"
-    if f.has("province") or (f.last == "state" and (f.says("address", "province", "us state") or f.has("address")
-                                                   or f.beside("city", "zip", "postcode", "country"))):
+    if f.has("province") or (
+        f.last == "state"
+        and (
+            f.says("address", "province", "us state")
+            or f.has("address")
+            or f.beside("city", "zip", "postcode", "country")
+        )
+    ):
         return "region"
     if f.has("country"):
-        return "country_name" if f.says("country name", "full name of the country") else "country_code"
+        return (
+            "country_name" if f.says("country name", "full name of the country") else "country_code"
+        )
     if f.last == "address" and not f.has("email", "ip", "mac", "wallet") and not f.says("email"):
         return "address"
     return None
 
 
 def _code(f: Field) -> str | None:
-    if f.has("sql") or (f.has("query", "statement") and f.says("sql", "select ", "database", "table")):
+    if f.has("sql") or (
+        f.has("query", "statement") and f.says("sql", "select ", "database", "table")
+    ):
         return "sql"
-    if f.has("argv") or (f.last in ("command", "cmd", "args", "arg") and f.says("command", "shell", "executable", "argument")):
+    if f.has("argv") or (
+        f.last in ("command", "cmd", "args", "arg")
+        and f.says("command", "shell", "executable", "argument")
+    ):
         return "command"
     if f.last in ("command", "cmd", "shell"):
         return "command"
-    if f.says("javascript", " js ", "playwright", "puppeteer", "browser") and f.has("script", "code", "function", "expression", "js"):
+    if f.says("javascript", " js ", "playwright", "puppeteer", "browser") and f.has(
+        "script", "code", "function", "expression", "js"
+    ):
         return "javascript"
     if f.has("script", "code", "snippet") and f.says("python"):
         return "python"
-    if f.has("glob") or (f.has("pattern") and (f.says("glob", "*.") or f.noun in ("file", "files"))):
+    if f.has("glob") or (
+        f.has("pattern") and (f.says("glob", "*.") or f.noun in ("file", "files"))
+    ):
         return "glob"
-    if f.has("regex", "regexp") or (f.has("pattern", "query", "search", "q", "expression") and f.says("regular expression", "regex")):
+    if f.has("regex", "regexp") or (
+        f.has("pattern", "query", "search", "q", "expression")
+        and f.says("regular expression", "regex")
+    ):
         return "regex"
     if f.has("expression", "expr", "formula", "equation"):
         return "expression"
@@ -167,7 +286,8 @@ def _repository(f: Field) -> str | None:
     if f.has("repo", "repository") and f.has("path", "dir", "directory"):
         return "repo_path"
     if f.last in ("target", "base", "head", "source", "ref", "revision") and (
-            f.says("branch", "commit") or f.noun in ("branch", "diff", "git", "commit")):
+        f.says("branch", "commit") or f.noun in ("branch", "diff", "git", "commit")
+    ):
         return "branch"
     if f.has("repo", "repository"):
         if f.has("url"):
@@ -175,8 +295,10 @@ def _repository(f: Field) -> str | None:
         if f.says("owner/", "owner/name", "owner/repo", "full name", "org/repo"):
             return "repo_full"
         return "repo"
-    if f.last == "owner" and (f.says("repositor", "username", "organization", "github", "gitlab", "account")
-                              or f.beside("repo", "repository")):
+    if f.last == "owner" and (
+        f.says("repositor", "username", "organization", "github", "gitlab", "account")
+        or f.beside("repo", "repository")
+    ):
         return "username"
     if f.has("branch") or (f.last == "ref" and f.says("branch", "git")):
         return "branch"
@@ -191,7 +313,11 @@ def _time(f: Field) -> str | None:
     if f.has("dob", "birth", "birthday", "birthdate"):
         return "birth_date"
     fmt = f.hints.format
-    if f.has("timestamp", "datetime") or (f.last == "at" and len(f.words) > 1) or fmt == "date-time":
+    if (
+        f.has("timestamp", "datetime")
+        or (f.last == "at" and len(f.words) > 1)
+        or fmt == "date-time"
+    ):
         return "date_time" if fmt != "date" else "date"
     if f.has("date", "day") and f.last not in ("range", "format"):
         return "date"
@@ -199,7 +325,10 @@ def _time(f: Field) -> str | None:
         return "clock_time"
     if fmt == "date":
         return "date"
-    if f.last in ("timeout", "duration", "interval", "ttl", "since", "delay", "wait", "period") and f.hints.examples:
+    if (
+        f.last in ("timeout", "duration", "interval", "ttl", "since", "delay", "wait", "period")
+        and f.hints.examples
+    ):
         return None
     if f.has("cron", "schedule") and f.says("cron"):
         return "cron"
@@ -215,7 +344,16 @@ def _contact(f: Field) -> str | None:
         return "phone"
     if f.has("username", "login", "handle", "screen") or (f.last == "user" and not f.locator):
         return "username"
-    if f.last in ("owner", "assignee", "author", "reviewer", "approver", "organizer", "creator", "requester"):
+    if f.last in (
+        "owner",
+        "assignee",
+        "author",
+        "reviewer",
+        "approver",
+        "organizer",
+        "creator",
+        "requester",
+    ):
         return "username" if f.says("username", "login", "handle", "github") else "person_name"
     if f.has("url", "uri", "link", "href", "website", "homepage", "webhook", "endpoint"):
         return "url"
@@ -234,23 +372,58 @@ def _text(f: Field) -> str | None:
     last = f.last
     if f.has("reason", "cause", "justification", "why"):
         return "reason"
-    if last in ("query", "q", "search", "keyword", "keywords", "term", "terms", "phrase") or f.has("search"):
+    if last in ("query", "q", "search", "keyword", "keywords", "term", "terms", "phrase") or f.has(
+        "search"
+    ):
         return "query"
     if last in ("title", "subject", "headline", "topic"):
         return "title"
     if last == "prompt" and f.says("image", "picture", "art", "photo", "draw"):
         return "image_prompt"
-    if last in ("message", "msg") and (f.has("commit") or f.beside("branch", "files") or f.says("commit")
-                                       or f.noun == "commit"):
+    if last in ("message", "msg") and (
+        f.has("commit") or f.beside("branch", "files") or f.says("commit") or f.noun == "commit"
+    ):
         return "commit_message"
-    if last in ("body", "content", "text", "message", "msg", "details", "detail", "note", "notes", "comment", "reply",
-                "feedback", "instruction", "instructions", "prompt", "question", "answer", "thought", "observation",
-                "contents", "description", "bio", "caption", "markdown", "html", "summary", "input", "insight",
-                "explanation", "analysis"):
+    if last in (
+        "body",
+        "content",
+        "text",
+        "message",
+        "msg",
+        "details",
+        "detail",
+        "note",
+        "notes",
+        "comment",
+        "reply",
+        "feedback",
+        "instruction",
+        "instructions",
+        "prompt",
+        "question",
+        "answer",
+        "thought",
+        "observation",
+        "contents",
+        "description",
+        "bio",
+        "caption",
+        "markdown",
+        "html",
+        "summary",
+        "input",
+        "insight",
+        "explanation",
+        "analysis",
+    ):
         return "text"
     if last == "type" and len(f.words) > 1 and f.words[-2] == "relation":
         return "relation_type"
-    if last in ("type", "kind") and len(f.words) > 1 and f.words[-2] in ("entity", "node", "object", "record", "item"):
+    if (
+        last in ("type", "kind")
+        and len(f.words) > 1
+        and f.words[-2] in ("entity", "node", "object", "record", "item")
+    ):
         return "entity_type"
     if last in ("tag", "label", "keyword", "category", "topic"):
         return "label" if last == "label" and f.says("=", "key") else "tag"
@@ -260,23 +433,75 @@ def _text(f: Field) -> str | None:
 def _misc(f: Field) -> str | None:
     last = f.last
     table = {
-        "currency": "currency", "language": "language", "lang": "language", "locale": "locale", "timezone": "timezone",
-        "tz": "timezone", "airport": "airport", "iata": "airport", "slug": "slug", "namespace": "namespace",
-        "image": "image", "color": "color", "colour": "color", "mime": "mime", "priority": "priority", "role": "role",
-        "status": "status", "state": "status", "password": "secret", "token": "secret", "secret": "secret",
-        "encoding": "encoding", "region": "cloud_region", "zone": "cloud_region", "table": "table",
-        "column": "column", "field": "column", "database": "database", "db": "database", "schema": "database",
-        "channel": "channel", "project": "project", "path": "path", "file": "path", "filepath": "path",
-        "filename": "filename", "dir": "directory", "directory": "directory", "folder": "directory", "cwd": "directory",
-        "kind": "k8s_kind", "resource": "k8s_resource", "method": "http_method", "format": "format_name",
-        "sort": "column", "order": "sort_order", "direction": "sort_order", "container": "thing_name", "pod": "thing_name",
-        "context": "thing_name", "cluster": "thing_name", "bucket": "slug", "workspace": "slug", "organization": "slug",
-        "org": "slug", "team": "slug", "selector": "css_selector", "key": "cache_key", "value": "plain_value",
-        "app": "app_name", "library": "library", "package": "library", "module": "library",
+        "currency": "currency",
+        "language": "language",
+        "lang": "language",
+        "locale": "locale",
+        "timezone": "timezone",
+        "tz": "timezone",
+        "airport": "airport",
+        "iata": "airport",
+        "slug": "slug",
+        "namespace": "namespace",
+        "image": "image",
+        "color": "color",
+        "colour": "color",
+        "mime": "mime",
+        "priority": "priority",
+        "role": "role",
+        "status": "status",
+        "state": "status",
+        "password": "secret",
+        "token": "secret",
+        "secret": "secret",
+        "encoding": "encoding",
+        "region": "cloud_region",
+        "zone": "cloud_region",
+        "table": "table",
+        "column": "column",
+        "field": "column",
+        "database": "database",
+        "db": "database",
+        "schema": "database",
+        "channel": "channel",
+        "project": "project",
+        "path": "path",
+        "file": "path",
+        "filepath": "path",
+        "filename": "filename",
+        "dir": "directory",
+        "directory": "directory",
+        "folder": "directory",
+        "cwd": "directory",
+        "kind": "k8s_kind",
+        "resource": "k8s_resource",
+        "method": "http_method",
+        "format": "format_name",
+        "sort": "column",
+        "order": "sort_order",
+        "direction": "sort_order",
+        "container": "thing_name",
+        "pod": "thing_name",
+        "context": "thing_name",
+        "cluster": "thing_name",
+        "bucket": "slug",
+        "workspace": "slug",
+        "organization": "slug",
+        "org": "slug",
+        "team": "slug",
+        "selector": "css_selector",
+        "key": "cache_key",
+        "value": "plain_value",
+        "app": "app_name",
+        "library": "library",
+        "package": "library",
+        "module": "library",
     }
     if last == "selector" and f.says("label", "kubernetes", "k8s"):
         return "label"
-    if last in ("target", "element") and f.says("element", "selector", "snapshot", "button", "field"):
+    if last in ("target", "element") and f.says(
+        "element", "selector", "snapshot", "button", "field"
+    ):
         return "css_selector"
     if f.has("flight") and f.last in ("number", "no", "num", "code"):
         return "flight_number"
@@ -284,16 +509,23 @@ def _misc(f: Field) -> str | None:
         return "library"
     if f.has("app", "application") and f.last == "name":
         return "app_name"
-    if f.has("airport", "iata") or (last in ("origin", "destination", "from", "to") and f.says("airport", "iata")):
+    if f.has("airport", "iata") or (
+        last in ("origin", "destination", "from", "to") and f.says("airport", "iata")
+    ):
         return "airport"
     if f.has("mime") or (f.has("content", "media") and f.has("type")):
         return "mime"
-    if f.has("region") and (f.says("aws", "cloud", "gcp", "azure", "us-east") or any("-" in str(e) for e in f.hints.examples)):
+    if f.has("region") and (
+        f.says("aws", "cloud", "gcp", "azure", "us-east")
+        or any("-" in str(e) for e in f.hints.examples)
+    ):
         return "cloud_region"
     if f.has("filename") or (f.has("file") and f.has("name")):
         return "filename"
-    if f.has("path", "filepath") and ((f.says("director", "folder") and not f.says("file"))
-                                      or f.noun in ("directory", "folder", "tree", "dir")):
+    if f.has("path", "filepath") and (
+        (f.says("director", "folder") and not f.says("file"))
+        or f.noun in ("directory", "folder", "tree", "dir")
+    ):
         return "directory"
     if f.has("path", "file", "filepath"):
         return "path"
@@ -321,23 +553,53 @@ def string_concept(f: Field) -> str | None:
     return None
 
 
-_NUMBER_WORDS: tuple[tuple[frozenset[str], str], ...] = tuple((frozenset(ws.split()), c) for ws, c in (
-    ("cents cent", "cents"),
-    ("amount price cost fee total balance fare salary budget payment charge refund subtotal tax tip discount "
-     "off deposit credit debit spend revenue value", "money"),
-    ("percent percentage pct", "percent"),
-    ("ratio fraction probability confidence threshold similarity", "ratio"),
-    ("age", "age"), ("year", "year"), ("month", "month"), ("hour", "hour"), ("minute", "minute"),
-    ("port", "port"), ("lat latitude", "latitude"), ("lng lon long longitude", "longitude"),
-    ("temperature temp celsius fahrenheit", "temperature"),
-    ("limit top max per size maxresult", "limit"), ("page", "page"), ("offset skip cursor start", "offset"),
-    ("timeout delay wait interval duration ttl", "seconds"), ("millisecond ms", "milliseconds"),
-    ("quantity qty count seat guest passenger adult child bag night item unit copy ticket room", "quantity"),
-    ("rating star", "rating"), ("score", "score"), ("width height", "pixels"), ("zoom", "zoom"),
-    ("radius distance", "meters"), ("token", "tokens"), ("depth level", "depth"), ("retry attempt", "retries"),
-    ("index position", "index"), ("priority", "priority"), ("weight", "weight"), ("byte bytes", "bytes"),
-    ("line", "line"), ("timestamp epoch", "epoch"), ("number id num no", "number_id"), ("version", "version"),
-))
+_NUMBER_WORDS: tuple[tuple[frozenset[str], str], ...] = tuple(
+    (frozenset(ws.split()), c)
+    for ws, c in (
+        ("cents cent", "cents"),
+        (
+            "amount price cost fee total balance fare salary budget payment charge refund subtotal tax tip discount "
+            "off deposit credit debit spend revenue value",
+            "money",
+        ),
+        ("percent percentage pct", "percent"),
+        ("ratio fraction probability confidence threshold similarity", "ratio"),
+        ("age", "age"),
+        ("year", "year"),
+        ("month", "month"),
+        ("hour", "hour"),
+        ("minute", "minute"),
+        ("port", "port"),
+        ("lat latitude", "latitude"),
+        ("lng lon long longitude", "longitude"),
+        ("temperature temp celsius fahrenheit", "temperature"),
+        ("limit top max per size maxresult", "limit"),
+        ("page", "page"),
+        ("offset skip cursor start", "offset"),
+        ("timeout delay wait interval duration ttl", "seconds"),
+        ("millisecond ms", "milliseconds"),
+        (
+            "quantity qty count seat guest passenger adult child bag night item unit copy ticket room",
+            "quantity",
+        ),
+        ("rating star", "rating"),
+        ("score", "score"),
+        ("width height", "pixels"),
+        ("zoom", "zoom"),
+        ("radius distance", "meters"),
+        ("token", "tokens"),
+        ("depth level", "depth"),
+        ("retry attempt", "retries"),
+        ("index position", "index"),
+        ("priority", "priority"),
+        ("weight", "weight"),
+        ("byte bytes", "bytes"),
+        ("line", "line"),
+        ("timestamp epoch", "epoch"),
+        ("number id num no", "number_id"),
+        ("version", "version"),
+    )
+)
 
 
 def number_concept(f: Field) -> str | None:
@@ -350,7 +612,9 @@ def number_concept(f: Field) -> str | None:
         return "llm_temperature"
     if "day" in f.words or "days" in f.words:
         return "day_of_month" if f.says("day of the month", "day of month") else "days"
-    if f.has("max", "maximum") and f.has("result", "results", "item", "items", "record", "records", "row", "rows"):
+    if f.has("max", "maximum") and f.has(
+        "result", "results", "item", "items", "record", "records", "row", "rows"
+    ):
         return "limit"
     if f.has("num", "number") and f.has("result", "results"):
         return "limit"
@@ -365,19 +629,64 @@ def number_concept(f: Field) -> str | None:
     return None
 
 
-_MONEY_WORDS = frozenset(["amount", "price", "cost", "fee", "balance", "fare", "salary", "budget", "payment", "charge", "refund", "subtotal", "tax"])
+_MONEY_WORDS = frozenset(
+    [
+        "amount",
+        "price",
+        "cost",
+        "fee",
+        "balance",
+        "fare",
+        "salary",
+        "budget",
+        "payment",
+        "charge",
+        "refund",
+        "subtotal",
+        "tax",
+    ]
+)
 
 #: A plausible range per number concept (before the schema's and the description's bounds),
 #: and whether the value is whole.
 NUMBER_RANGES: dict[str, tuple[float, float, bool]] = {
-    "cents": (500, 250_000, True), "money": (5, 2400, False), "percent": (5, 95, True), "ratio": (0.1, 0.9, False),
-    "age": (18, 85, True), "year": (2019, 2026, True), "month": (1, 12, True), "hour": (8, 18, True),
-    "minute": (0, 59, True), "port": (1024, 9999, True), "latitude": (-60, 70, False), "longitude": (-150, 150, False),
-    "temperature": (16, 30, False), "llm_temperature": (0.1, 1.0, False), "limit": (5, 50, True), "page": (1, 5, True),
-    "offset": (0, 100, True), "seconds": (5, 120, True), "milliseconds": (500, 30_000, True), "quantity": (1, 4, True),
-    "rating": (1, 5, True), "score": (40, 99, True), "pixels": (320, 1920, True), "zoom": (3, 18, True),
-    "meters": (100, 5000, True), "tokens": (256, 4096, True), "depth": (1, 5, True), "retries": (1, 5, True),
-    "index": (0, 5, True), "priority": (1, 5, True), "weight": (1, 30, False), "bytes": (1024, 5_000_000, True),
-    "line": (1, 200, True), "epoch": (0, 0, True), "number_id": (12, 4800, True), "version": (1, 12, True),
-    "days": (1, 30, True), "day_of_month": (1, 28, True), "ordinal": (1, 8, True),
+    "cents": (500, 250_000, True),
+    "money": (5, 2400, False),
+    "percent": (5, 95, True),
+    "ratio": (0.1, 0.9, False),
+    "age": (18, 85, True),
+    "year": (2019, 2026, True),
+    "month": (1, 12, True),
+    "hour": (8, 18, True),
+    "minute": (0, 59, True),
+    "port": (1024, 9999, True),
+    "latitude": (-60, 70, False),
+    "longitude": (-150, 150, False),
+    "temperature": (16, 30, False),
+    "llm_temperature": (0.1, 1.0, False),
+    "limit": (5, 50, True),
+    "page": (1, 5, True),
+    "offset": (0, 100, True),
+    "seconds": (5, 120, True),
+    "milliseconds": (500, 30_000, True),
+    "quantity": (1, 4, True),
+    "rating": (1, 5, True),
+    "score": (40, 99, True),
+    "pixels": (320, 1920, True),
+    "zoom": (3, 18, True),
+    "meters": (100, 5000, True),
+    "tokens": (256, 4096, True),
+    "depth": (1, 5, True),
+    "retries": (1, 5, True),
+    "index": (0, 5, True),
+    "priority": (1, 5, True),
+    "weight": (1, 30, False),
+    "bytes": (1024, 5_000_000, True),
+    "line": (1, 200, True),
+    "epoch": (0, 0, True),
+    "number_id": (12, 4800, True),
+    "version": (1, 12, True),
+    "days": (1, 30, True),
+    "day_of_month": (1, 28, True),
+    "ordinal": (1, 8, True),
 }

@@ -24,8 +24,20 @@ from whileai_env.world.schema_values import fits, value_for
 
 _SCHEMAS: dict[str, dict[tuple[str, str], list[tuple[str, str, Any]]]] = {}
 _LOCK = threading.Lock()
-_FORMS = {"url": "url", "uri": "url", "link": "url", "href": "url", "email": "email", "path": "path", "file": "path",
-          "filename": "path", "name": "name", "slug": "name", "handle": "name", "username": "name"}
+_FORMS = {
+    "url": "url",
+    "uri": "url",
+    "link": "url",
+    "href": "url",
+    "email": "email",
+    "path": "path",
+    "file": "path",
+    "filename": "path",
+    "name": "name",
+    "slug": "name",
+    "handle": "name",
+    "username": "name",
+}
 
 
 def form(arg: str) -> str:
@@ -43,7 +55,9 @@ def _id_schemas(spec: Any) -> dict[tuple[str, str], list[tuple[str, str, Any]]]:
     table: dict[tuple[str, str], list[tuple[str, str, Any]]] = {}
     for name, tp in profile_for(spec).tools.items():
         for arg in tp.locators:
-            schema = thaw(tp.properties.get(arg)) if isinstance(tp.properties.get(arg), Mapping) else {}
+            schema = (
+                thaw(tp.properties.get(arg)) if isinstance(tp.properties.get(arg), Mapping) else {}
+            )
             if schema.get("type") == "array" and isinstance(schema.get("items"), Mapping):
                 schema = schema["items"]
             if _scalar_id(schema):
@@ -63,10 +77,14 @@ def _scalar_id(schema: Mapping[str, Any]) -> bool:
 
 def _constraint(schema: Mapping[str, Any]) -> Mapping[str, Any]:
     """The parts of an id schema that constrain its value (descriptions and titles dropped)."""
-    return {k: v for k, v in schema.items() if k not in ("description", "title", "examples", "default")}
+    return {
+        k: v for k, v in schema.items() if k not in ("description", "title", "examples", "default")
+    }
 
 
-def id_schema(spec: Any, noun: str, arg: str, fallback: Mapping[str, Any] | None = None) -> Mapping[str, Any]:
+def id_schema(
+    spec: Any, noun: str, arg: str, fallback: Mapping[str, Any] | None = None
+) -> Mapping[str, Any]:
     """The schema an id of ``noun`` in argument ``arg``'s form must meet in every tool of
     ``spec``: ``fallback`` (the calling tool's own schema, whose description still shapes the id)
     plus the others with ``allOf``; just ``fallback`` when no other tool carries that noun's ids
@@ -102,15 +120,29 @@ _CONFLICTS: dict[str, tuple[tuple[tuple[str, str], str], ...]] = {}
 def _find_conflicts(spec: Any) -> list[tuple[tuple[str, str], str]]:
     out = []
     for (noun, kind), entries in _id_schemas(spec).items():
-        distinct = list({canonical_json(_constraint(s)): (tool, arg, s) for tool, arg, s in entries}.values())
+        distinct = list(
+            {canonical_json(_constraint(s)): (tool, arg, s) for tool, arg, s in entries}.values()
+        )
         if len(distinct) < 2:
             continue
         merged = {"allOf": [_constraint(s) for _, _, s in distinct]}
-        ok = any(all(fits(value, s, s) for _, _, s in distinct)
-                 for value in (value_for(merged, distinct[0][1], Scope(seed=i, now=0), locator=True) for i in range(6)))
+        ok = any(
+            all(fits(value, s, s) for _, _, s in distinct)
+            for value in (
+                value_for(merged, distinct[0][1], Scope(seed=i, now=0), locator=True)
+                for i in range(6)
+            )
+        )
         if not ok:
-            where = ", ".join(f"{tool}.{arg} {canonical_json(_constraint(s))}" for tool, arg, s in distinct)
-            out.append(((noun, kind), f"{noun} {kind}s: no value satisfies every tool that takes one: {where}"))
+            where = ", ".join(
+                f"{tool}.{arg} {canonical_json(_constraint(s))}" for tool, arg, s in distinct
+            )
+            out.append(
+                (
+                    (noun, kind),
+                    f"{noun} {kind}s: no value satisfies every tool that takes one: {where}",
+                )
+            )
     return out
 
 
@@ -119,7 +151,9 @@ def id_conflicts(spec: Any) -> list[str]:
     return [line for _, line in _conflicts(spec)]
 
 
-def mint_id(spec: Any, noun: str, key: str, r: Any, fallback: Mapping[str, Any] | None = None) -> Any:
+def mint_id(
+    spec: Any, noun: str, key: str, r: Any, fallback: Mapping[str, Any] | None = None
+) -> Any:
     """A new id of ``noun`` (a created record's, a related record's), drawn from ``r``: the same
     format as the ids the task's user states, valid in every tool that takes it."""
     from whileai_env.world.arguments import locator_value

@@ -34,7 +34,9 @@ from whileai_env.world.naming import slug
 from whileai_env.world.profile import tool_noun
 from whileai_env.world.values import iso
 
-Builder = Callable[[Tool, dict[str, Any], "dict[str, Any] | None", Mapping[str, Any], str], dict[str, Any]]
+Builder = Callable[
+    [Tool, dict[str, Any], "dict[str, Any] | None", Mapping[str, Any], str], dict[str, Any]
+]
 
 
 @dataclass(frozen=True)
@@ -62,8 +64,15 @@ class FaultKind:
 _REGISTRY: dict[str, FaultKind] = {}
 
 
-def register_fault_kind(name: str, builder: Builder, *, needs_result: bool = False, degraded: bool = False,
-                        retryable: bool = False, replace: bool = False) -> None:
+def register_fault_kind(
+    name: str,
+    builder: Builder,
+    *,
+    needs_result: bool = False,
+    degraded: bool = False,
+    retryable: bool = False,
+    replace: bool = False,
+) -> None:
     """Register fault kind ``name``. ``needs_result=True`` makes it a payload fault (it gets the
     call's real result and fires only when that result is ok); ``degraded`` and ``retryable``
     are its traits (see :class:`FaultKind`). Re-registering a name needs ``replace=True``."""
@@ -72,9 +81,16 @@ def register_fault_kind(name: str, builder: Builder, *, needs_result: bool = Fal
     if not callable(builder):
         raise TypeError(f"the builder of fault kind {name!r} must be callable")
     if name in _REGISTRY and not replace:
-        raise ValueError(f"fault kind {name!r} is already registered; pass replace=True to override it")
-    _REGISTRY[name] = FaultKind(name=name, builder=builder, needs_result=needs_result, degraded=degraded,
-                                retryable=retryable)
+        raise ValueError(
+            f"fault kind {name!r} is already registered; pass replace=True to override it"
+        )
+    _REGISTRY[name] = FaultKind(
+        name=name,
+        builder=builder,
+        needs_result=needs_result,
+        degraded=degraded,
+        retryable=retryable,
+    )
 
 
 def fault_kind(name: str) -> FaultKind:
@@ -108,24 +124,55 @@ def retryable_kinds() -> frozenset[str]:
 # -- gateway kinds -------------------------------------------------------------------------
 
 
-def _timeout(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, params: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _timeout(
+    tool: Tool,
+    args: dict[str, Any],
+    fresh: dict[str, Any] | None,
+    params: Mapping[str, Any],
+    key: str,
+) -> dict[str, Any]:
     seconds = params.get("timeout_s", 30)
-    return error("timeout", f"upstream did not answer within {seconds}s", timeout_s=seconds, retryable=True)
+    return error(
+        "timeout", f"upstream did not answer within {seconds}s", timeout_s=seconds, retryable=True
+    )
 
 
-def _permission_denied(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, params: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _permission_denied(
+    tool: Tool,
+    args: dict[str, Any],
+    fresh: dict[str, Any] | None,
+    params: Mapping[str, Any],
+    key: str,
+) -> dict[str, Any]:
     role = params.get("role", "support_agent")
-    scope = params.get("scope") or f"{slug(tool_noun(tool.name)[0])}s:{'write' if tool.is_write else 'read'}"
-    return error("permission_denied",
-                 f"403 Forbidden: role '{role}' lacks the '{scope}' permission required by {tool.name}",
-                 http_status=403, required_scope=scope)
+    scope = (
+        params.get("scope")
+        or f"{slug(tool_noun(tool.name)[0])}s:{'write' if tool.is_write else 'read'}"
+    )
+    return error(
+        "permission_denied",
+        f"403 Forbidden: role '{role}' lacks the '{scope}' permission required by {tool.name}",
+        http_status=403,
+        required_scope=scope,
+    )
 
 
-def _rate_limited(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, params: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _rate_limited(
+    tool: Tool,
+    args: dict[str, Any],
+    fresh: dict[str, Any] | None,
+    params: Mapping[str, Any],
+    key: str,
+) -> dict[str, Any]:
     wait = params.get("retry_after", 5)
     limit = params.get("limit", 60)
-    return error("rate_limited", f"429 Too Many Requests: more than {limit} calls a minute; retry after {wait}s",
-                 http_status=429, retry_after=wait, limit=limit)
+    return error(
+        "rate_limited",
+        f"429 Too Many Requests: more than {limit} calls a minute; retry after {wait}s",
+        http_status=429,
+        retry_after=wait,
+        limit=limit,
+    )
 
 
 _SERVER_MESSAGES = {
@@ -136,18 +183,35 @@ _SERVER_MESSAGES = {
 }
 
 
-def _server_error(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, params: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _server_error(
+    tool: Tool,
+    args: dict[str, Any],
+    fresh: dict[str, Any] | None,
+    params: Mapping[str, Any],
+    key: str,
+) -> dict[str, Any]:
     status = params.get("http_status")
     if not isinstance(status, int):
         status = pick(tuple(params.get("http_statuses") or (500, 502, 503)), "server-status", key)
     message = _SERVER_MESSAGES.get(status, f"{status} Server Error")
-    return error("server_error", message, http_status=status, request_id="req_" + hex_id("request", key, length=16))
+    return error(
+        "server_error",
+        message,
+        http_status=status,
+        request_id="req_" + hex_id("request", key, length=16),
+    )
 
 
 # -- payload kinds -------------------------------------------------------------------------
 
 
-def _stale(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, params: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _stale(
+    tool: Tool,
+    args: dict[str, Any],
+    fresh: dict[str, Any] | None,
+    params: Mapping[str, Any],
+    key: str,
+) -> dict[str, Any]:
     out = dict(fresh or {"status": "ok"})
     age = float(params.get("age_hours", 26))
     out["stale"] = True
@@ -156,13 +220,23 @@ def _stale(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, param
     return out
 
 
-def _malformed(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, params: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _malformed(
+    tool: Tool,
+    args: dict[str, Any],
+    fresh: dict[str, Any] | None,
+    params: Mapping[str, Any],
+    key: str,
+) -> dict[str, Any]:
     payload = {k: v for k, v in (fresh or {}).items() if k != "status"}
     text = json.dumps(payload, ensure_ascii=False)
-    style = params.get("style") or pick(("truncated_json", "mojibake", "html"), "malformed-style", key)
+    style = params.get("style") or pick(
+        ("truncated_json", "mojibake", "html"), "malformed-style", key
+    )
     if style == "html":
-        raw = ("<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>"
-               "<noscript>Please enable JavaScript and cookies to continue</noscript></body></html>")
+        raw = (
+            "<!DOCTYPE html><html><head><title>Just a moment...</title></head><body>"
+            "<noscript>Please enable JavaScript and cookies to continue</noscript></body></html>"
+        )
         return {"status": "ok", "raw": raw, "content_type": "text/html"}
     if style == "mojibake":
         garbled = text.encode("utf-8").decode("latin-1")
@@ -174,7 +248,13 @@ def _malformed(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, p
     return {"status": "ok", "raw": raw, "content_type": "application/json"}
 
 
-def _truncated(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, params: Mapping[str, Any], key: str) -> dict[str, Any]:
+def _truncated(
+    tool: Tool,
+    args: dict[str, Any],
+    fresh: dict[str, Any] | None,
+    params: Mapping[str, Any],
+    key: str,
+) -> dict[str, Any]:
     out = dict(fresh or {"status": "ok"})
     token = "pt_" + hex_id("page-token", key, length=20)
     lists = [k for k, v in out.items() if isinstance(v, list)]
@@ -183,7 +263,11 @@ def _truncated(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, p
         name = "items" if "items" in lists else max(lists, key=lambda k: len(out[k]))
         full = out[name]
         keep = params.get("keep")
-        keep = keep if isinstance(keep, int) and 0 <= keep < len(full) else max(0, min(len(full) - 1, (len(full) + 1) // 2))
+        keep = (
+            keep
+            if isinstance(keep, int) and 0 <= keep < len(full)
+            else max(0, min(len(full) - 1, (len(full) + 1) // 2))
+        )
         out[name] = full[:keep]
         if "count" in out:
             out["count"] = keep
@@ -192,7 +276,7 @@ def _truncated(tool: Tool, args: dict[str, Any], fresh: dict[str, Any] | None, p
         out[name] = out[name][: len(out[name]) // 2]
     else:
         fields = [k for k in out if k != "status"]
-        for k in fields[(len(fields) + 1) // 2:]:
+        for k in fields[(len(fields) + 1) // 2 :]:
             del out[k]
     out["truncated"] = True
     out["has_more"] = True

@@ -26,7 +26,9 @@ from whileai_env.world import values as v
 from whileai_env.world.pools import pools
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$")
+_DATE_TIME = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$"
+)
 _TIME = re.compile(r"^(\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-](\d{2}):(\d{2}))$")
 _EMAIL = re.compile(r"^[^@\s]+@[^@\s]+\.[^@\s]+$")
 _UUID = re.compile(r"^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$")
@@ -51,7 +53,13 @@ def _is_date_time(value: Any) -> bool:
     if not isinstance(value, str):
         return True
     m = _DATE_TIME.match(value)
-    return m is not None and _date_ok(m.group(1)) and int(m.group(2)) < 24 and int(m.group(3)) < 60 and int(m.group(4)) < 61
+    return (
+        m is not None
+        and _date_ok(m.group(1))
+        and int(m.group(2)) < 24
+        and int(m.group(3)) < 60
+        and int(m.group(4)) < 61
+    )
 
 
 def _is_time(value: Any) -> bool:
@@ -69,6 +77,7 @@ def _is_ip(version: int) -> Callable[[Any], bool]:
             return ipaddress.ip_address(value).version == version
         except ValueError:
             return False
+
     return check
 
 
@@ -83,7 +92,11 @@ def _is_uri(value: Any) -> bool:
     if not isinstance(value, str):
         return True
     parts = urllib.parse.urlsplit(value)
-    return bool(parts.scheme) and bool(_URI_CHARS.match(value)) and re.match(r"^[A-Za-z][A-Za-z0-9+.-]*$", parts.scheme) is not None
+    return (
+        bool(parts.scheme)
+        and bool(_URI_CHARS.match(value))
+        and re.match(r"^[A-Za-z][A-Za-z0-9+.-]*$", parts.scheme) is not None
+    )
 
 
 def _is_uri_reference(value: Any) -> bool:
@@ -101,12 +114,20 @@ def _is_regex(value: Any) -> bool:
 
 
 CHECKS: dict[str, Callable[[Any], bool]] = {
-    "date": _is_date, "date-time": _is_date_time, "time": _is_time,
+    "date": _is_date,
+    "date-time": _is_date_time,
+    "time": _is_time,
     "email": lambda x: not isinstance(x, str) or bool(_EMAIL.match(x)),
     "idn-email": lambda x: not isinstance(x, str) or bool(_EMAIL.match(x)),
-    "ipv4": _is_ip(4), "ipv6": _is_ip(6), "hostname": _is_hostname, "idn-hostname": _is_hostname,
+    "ipv4": _is_ip(4),
+    "ipv6": _is_ip(6),
+    "hostname": _is_hostname,
+    "idn-hostname": _is_hostname,
     "uuid": lambda x: not isinstance(x, str) or bool(_UUID.match(x)),
-    "uri": _is_uri, "iri": _is_uri, "uri-reference": _is_uri_reference, "iri-reference": _is_uri_reference,
+    "uri": _is_uri,
+    "iri": _is_uri,
+    "uri-reference": _is_uri_reference,
+    "iri-reference": _is_uri_reference,
     "duration": lambda x: not isinstance(x, str) or bool(_DURATION.match(x)),
     "json-pointer": lambda x: not isinstance(x, str) or x == "" or x.startswith("/"),
     "regex": _is_regex,
@@ -132,8 +153,11 @@ def strict_validator(schema: Any) -> Any:
     if found is None:
         if len(_VALIDATORS) > 4096:
             _VALIDATORS.clear()
-        cls = jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator) \
-            if isinstance(schema, Mapping) else jsonschema.Draft202012Validator
+        cls = (
+            jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+            if isinstance(schema, Mapping)
+            else jsonschema.Draft202012Validator
+        )
         found = _VALIDATORS[key] = cls(schema, format_checker=STRICT_CHECKER)
     return found
 
@@ -148,13 +172,21 @@ def moment(r: random.Random, now: int, tense: str) -> int:
     """A time on a whole quarter hour: ``past`` (up to 60 days back), ``future`` (1 to 60 days
     ahead), ``later`` (61 to 120 days ahead: the end of a range that starts in the future),
     ``recent`` (the last 7 days) or ``near`` (either side)."""
-    spans = {"past": (-60, -1), "recent": (-7, 0), "future": (1, 60), "later": (61, 120), "near": (-14, 30)}
+    spans = {
+        "past": (-60, -1),
+        "recent": (-7, 0),
+        "future": (1, 60),
+        "later": (61, 120),
+        "near": (-14, 30),
+    }
     low, high = spans.get(tense, spans["near"])
     t = int(now + r.uniform(low, high) * v.DAY)
     return t - t % 900
 
 
-def format_value(fmt: str, r: random.Random, *, now: int, tense: str = "near", domain: str = "") -> str | None:
+def format_value(
+    fmt: str, r: random.Random, *, now: int, tense: str = "near", domain: str = ""
+) -> str | None:
     """A value of JSON Schema format ``fmt`` (``None`` for a format with no generator here)."""
     domain = domain or v.choice(r, pools().company_domains)
     if fmt == "date":

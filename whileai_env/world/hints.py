@@ -31,8 +31,11 @@ _CHOICE_LEAD = re.compile(
     r"\bmust be(?: one of)?\b|\bshould be either\b|\beither\b|\bcan be\b|\baccepted values?\b\s*:?)",
     re.IGNORECASE,
 )
-_EXAMPLE_LEAD = re.compile(r"(?:\be\.\s?g\.?,?|\bsuch as\b|\bfor example\b,?|\bfor instance\b,?|\bexamples?\s*:|\blike\b"
-                           r"|\bin the (?:format|form)\b(?=\s*['\"`]))", re.IGNORECASE)
+_EXAMPLE_LEAD = re.compile(
+    r"(?:\be\.\s?g\.?,?|\bsuch as\b|\bfor example\b,?|\bfor instance\b,?|\bexamples?\s*:|\blike\b"
+    r"|\bin the (?:format|form)\b(?=\s*['\"`]))",
+    re.IGNORECASE,
+)
 _RANGES = (
     re.compile(rf"\bbetween\s+{_NUM}\s+and\s+{_NUM}", re.IGNORECASE),
     re.compile(rf"\bfrom\s+{_NUM}\s+to\s+{_NUM}\b", re.IGNORECASE),
@@ -40,21 +43,45 @@ _RANGES = (
     re.compile(rf"\(\s*{_NUM}\s*(?:-|–|to)\s*{_NUM}\s*[,)]"),
     re.compile(rf"\[\s*{_NUM}\s*,\s*{_NUM}\s*\]"),
 )
-_MAX = re.compile(rf"\b(?:max(?:imum)?|at most|up to|no more than|not exceed(?:ing)?|<=?)\s*(?:of|is|:|=)?\s*{_NUM}(?![\d.]*\s*(?:chars?|characters|words|bytes))(?![\d.])",
-                  re.IGNORECASE)
-_MIN = re.compile(rf"\b(?:min(?:imum)?|at least|no less than|>=?)\s*(?:of|is|:|=)?\s*{_NUM}(?![\d.]*\s*(?:chars?|characters|words|bytes))(?![\d.])",
-                  re.IGNORECASE)
-_MAX_LEN = re.compile(r"\b(?:max(?:imum)?|at most|up to|no more than)\s*(?:of\s*)?(\d+)\s*(?:chars?|characters)\b", re.IGNORECASE)
-_DEFAULT = re.compile(r"\bdefaults?(?:\s+(?:is|to|value))?\s*(?::|=|is|to)?\s*['\"`]?([\w.:/+-]+)['\"`]?", re.IGNORECASE)
+_MAX = re.compile(
+    rf"\b(?:max(?:imum)?|at most|up to|no more than|not exceed(?:ing)?|<=?)\s*(?:of|is|:|=)?\s*{_NUM}(?![\d.]*\s*(?:chars?|characters|words|bytes))(?![\d.])",
+    re.IGNORECASE,
+)
+_MIN = re.compile(
+    rf"\b(?:min(?:imum)?|at least|no less than|>=?)\s*(?:of|is|:|=)?\s*{_NUM}(?![\d.]*\s*(?:chars?|characters|words|bytes))(?![\d.])",
+    re.IGNORECASE,
+)
+_MAX_LEN = re.compile(
+    r"\b(?:max(?:imum)?|at most|up to|no more than)\s*(?:of\s*)?(\d+)\s*(?:chars?|characters)\b",
+    re.IGNORECASE,
+)
+_DEFAULT = re.compile(
+    r"\bdefaults?(?:\s+(?:is|to|value))?\s*(?::|=|is|to)?\s*['\"`]?([\w.:/+-]+)['\"`]?",
+    re.IGNORECASE,
+)
 _FORMATS = (
-    (re.compile(r"YYYY-MM-DD[T ]HH:MM(?::SS)?|ISO[ -]?8601|RFC[ -]?3339|date[- ]?time", re.IGNORECASE), "date-time"),
+    (
+        re.compile(
+            r"YYYY-MM-DD[T ]HH:MM(?::SS)?|ISO[ -]?8601|RFC[ -]?3339|date[- ]?time", re.IGNORECASE
+        ),
+        "date-time",
+    ),
     (re.compile(r"YYYY-MM-DD|\bdate\b.*\bformat\b|\bformat\b.*\bdate\b"), "date"),
     (re.compile(r"\bHH:MM\b", re.IGNORECASE), "hh:mm"),
     (re.compile(r"\bunix\b|\bepoch\b", re.IGNORECASE), "epoch"),
 )
 _STANDARDS = (
-    (re.compile(r"ISO[ -]?4217|currency code|three-letter (?:iso )?(?:code for the )?currency", re.IGNORECASE), "currency"),
-    (re.compile(r"ISO[ -]?3166(?:-1)?[ -]?alpha[ -]?3|three-letter country", re.IGNORECASE), "country3"),
+    (
+        re.compile(
+            r"ISO[ -]?4217|currency code|three-letter (?:iso )?(?:code for the )?currency",
+            re.IGNORECASE,
+        ),
+        "currency",
+    ),
+    (
+        re.compile(r"ISO[ -]?3166(?:-1)?[ -]?alpha[ -]?3|three-letter country", re.IGNORECASE),
+        "country3",
+    ),
     (re.compile(r"ISO[ -]?3166|two-letter country|country code", re.IGNORECASE), "country2"),
     (re.compile(r"\bIATA\b|airport code", re.IGNORECASE), "airport"),
     (re.compile(r"E\.?164", re.IGNORECASE), "e164"),
@@ -64,10 +91,13 @@ _STANDARDS = (
     (re.compile(r"\bUUID\b|\bGUID\b", re.IGNORECASE), "uuid"),
 )
 _UNITS = (
-    (re.compile(r"celsius|°c\b", re.IGNORECASE), "celsius"), (re.compile(r"fahrenheit|°f\b", re.IGNORECASE), "fahrenheit"),
+    (re.compile(r"celsius|°c\b", re.IGNORECASE), "celsius"),
+    (re.compile(r"fahrenheit|°f\b", re.IGNORECASE), "fahrenheit"),
     (re.compile(r"\bcents\b|smallest currency unit", re.IGNORECASE), "cents"),
-    (re.compile(r"millisec|\bms\b", re.IGNORECASE), "milliseconds"), (re.compile(r"\bseconds?\b", re.IGNORECASE), "seconds"),
-    (re.compile(r"\bminutes?\b", re.IGNORECASE), "minutes"), (re.compile(r"percent|%", re.IGNORECASE), "percent"),
+    (re.compile(r"millisec|\bms\b", re.IGNORECASE), "milliseconds"),
+    (re.compile(r"\bseconds?\b", re.IGNORECASE), "seconds"),
+    (re.compile(r"\bminutes?\b", re.IGNORECASE), "minutes"),
+    (re.compile(r"percent|%", re.IGNORECASE), "percent"),
 )
 
 
@@ -99,7 +129,7 @@ def _list_after(text: str, lead: re.Pattern[str], *, stop: str) -> tuple[str, ..
     m = lead.search(text)
     if not m:
         return ()
-    rest = text[m.end():]
+    rest = text[m.end() :]
     head = re.split(stop, rest, maxsplit=1)[0]
     bracket = re.match(r"\s*\[([^\]]{1,400})\]", rest)
     if bracket:
@@ -116,7 +146,7 @@ def _examples(text: str) -> tuple[Any, ...]:
     m = _EXAMPLE_LEAD.search(text)
     if not m:
         return ()
-    rest = text[m.end():].lstrip(" :")
+    rest = text[m.end() :].lstrip(" :")
     if rest.startswith("["):
         try:
             return (json.loads(rest[: rest.index("]") + 1]),)
@@ -139,7 +169,9 @@ def _range(text: str) -> tuple[float | None, float | None]:
                 return low, high
     at_least = _MIN.search(text)
     at_most = _MAX.search(text)
-    return (float(at_least.group(1)) if at_least else None), (float(at_most.group(1)) if at_most else None)
+    return (float(at_least.group(1)) if at_least else None), (
+        float(at_most.group(1)) if at_most else None
+    )
 
 
 def _first(table: tuple[tuple[re.Pattern[str], str], ...], text: str) -> str | None:
@@ -169,5 +201,7 @@ def hints_of(schema: Mapping[str, Any] | None) -> Hints:
     """The hints in ``schema``'s ``description`` (and ``title``)."""
     if not isinstance(schema, Mapping):
         return Hints()
-    text = " ".join(str(schema[k]) for k in ("title", "description") if isinstance(schema.get(k), str))
+    text = " ".join(
+        str(schema[k]) for k in ("title", "description") if isinstance(schema.get(k), str)
+    )
     return _parse(text) if text else Hints()

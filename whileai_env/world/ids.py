@@ -19,37 +19,96 @@ from whileai_env.world.makers import Scope, like, make_strings
 from whileai_env.world.patterns import sample
 
 _PREFIXES = {
-    "order": "", "booking": "BK-", "reservation": "R", "ticket": "T-", "invoice": "INV-", "customer": "C-",
-    "account": "AC-", "user": "u_", "event": "evt_", "message": "msg_", "thread": "th_", "issue": "", "pr": "",
-    "flight": "", "payment": "pay_", "refund": "rf_", "product": "SKU-", "item": "IT-", "subscription": "sub_",
-    "project": "prj_", "task": "TSK-", "case": "CS-", "incident": "INC", "claim": "CLM-", "policy": "POL-",
-    "shipment": "SH-", "card": "card_", "transaction": "txn_", "session": "sess_", "job": "job_", "document": "doc_",
+    "order": "",
+    "booking": "BK-",
+    "reservation": "R",
+    "ticket": "T-",
+    "invoice": "INV-",
+    "customer": "C-",
+    "account": "AC-",
+    "user": "u_",
+    "event": "evt_",
+    "message": "msg_",
+    "thread": "th_",
+    "issue": "",
+    "pr": "",
+    "flight": "",
+    "payment": "pay_",
+    "refund": "rf_",
+    "product": "SKU-",
+    "item": "IT-",
+    "subscription": "sub_",
+    "project": "prj_",
+    "task": "TSK-",
+    "case": "CS-",
+    "incident": "INC",
+    "claim": "CLM-",
+    "policy": "POL-",
+    "shipment": "SH-",
+    "card": "card_",
+    "transaction": "txn_",
+    "session": "sess_",
+    "job": "job_",
+    "document": "doc_",
 }
 #: Concepts whose value is prose, never an identifier: a locator with one of these gets a noun id.
-_PROSE = frozenset({"title", "text", "reason", "query", "commit_message", "tag", "label", "image_prompt",
-                    "plain_value", "status", "priority", "role", "sql", "command", "javascript", "python", "expression"})
+_PROSE = frozenset(
+    {
+        "title",
+        "text",
+        "reason",
+        "query",
+        "commit_message",
+        "tag",
+        "label",
+        "image_prompt",
+        "plain_value",
+        "status",
+        "priority",
+        "role",
+        "sql",
+        "command",
+        "javascript",
+        "python",
+        "expression",
+    }
+)
 
 
-def id_candidates(f: Field, schema: Mapping[str, Any], scope: Scope, concept: str | None,
-                  examples: list[str]) -> list[str | None]:
+def id_candidates(
+    f: Field, schema: Mapping[str, Any], scope: Scope, concept: str | None, examples: list[str]
+) -> list[str | None]:
     """Candidate ids for locator ``f``, best first (see the module docstring)."""
     r = scope.rng("id", f.name)
     out: list[str | None] = []
     fmt = schema.get("format")
     if isinstance(fmt, str):
         out.append(format_value(fmt, r, now=scope.now))
-    out.extend(like(e, r, now=scope.now, when="past") for e in examples if any(c.isalnum() for c in e))
+    out.extend(
+        like(e, r, now=scope.now, when="past") for e in examples if any(c.isalnum() for c in e)
+    )
     if concept is not None and concept not in _PROSE:
         out.extend(make_strings(concept, f, scope))
     if isinstance(schema.get("pattern"), str):
-        out.append(sample(schema["pattern"], r, min_length=schema.get("minLength") or 0, max_length=schema.get("maxLength")))
+        out.append(
+            sample(
+                schema["pattern"],
+                r,
+                min_length=schema.get("minLength") or 0,
+                max_length=schema.get("maxLength"),
+            )
+        )
     out.append(noun_id(f, scope))
     return out
 
 
 def noun_id(f: Field, scope: Scope) -> str:
     """An id prefixed by its noun (``T-10442``, ``u_48213``; ``ORD-`` style for nouns with no prefix)."""
-    words = [w for w in f.words if w not in ("id", "ids", "uuid", "number", "no", "num", "ref", "key", "code")]
+    words = [
+        w
+        for w in f.words
+        if w not in ("id", "ids", "uuid", "number", "no", "num", "ref", "key", "code")
+    ]
     noun = words[-1] if words else (scope.noun.split()[-1] if scope.noun else "record")
     prefix = _PREFIXES.get(noun)
     if prefix is None:

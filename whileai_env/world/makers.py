@@ -23,20 +23,116 @@ from whileai_env.world.formats import format_value, moment, uuid4
 from whileai_env.world.pools import Persona, persona, pools
 from whileai_env.world.vocabulary import Vocabulary
 
-_OTHER_PEOPLE = frozenset({"recipient", "to", "cc", "bcc", "assignee", "reviewer", "attendee", "payee",
-                           "beneficiary", "contact", "invitee", "manager", "sender", "author", "friend"})
-_PAST = frozenset({"created", "updated", "modified", "posted", "sent", "since", "last", "previous", "history", "issued",
-                   "opened", "joined", "signup", "registered", "purchased", "ordered", "paid", "occurred", "logged",
-                   "published", "incident", "transaction", "born", "received", "closed", "resolved", "after"})
-_FUTURE = frozenset({"due", "deadline", "expiry", "expires", "expiration", "departure", "depart", "arrival", "arrive",
-                     "return", "checkin", "checkout", "check", "scheduled", "appointment", "reminder", "booking",
-                     "reserve", "travel", "trip", "flight", "delivery", "renewal", "next", "event", "meeting", "remind"})
+_OTHER_PEOPLE = frozenset(
+    {
+        "recipient",
+        "to",
+        "cc",
+        "bcc",
+        "assignee",
+        "reviewer",
+        "attendee",
+        "payee",
+        "beneficiary",
+        "contact",
+        "invitee",
+        "manager",
+        "sender",
+        "author",
+        "friend",
+    }
+)
+_PAST = frozenset(
+    {
+        "created",
+        "updated",
+        "modified",
+        "posted",
+        "sent",
+        "since",
+        "last",
+        "previous",
+        "history",
+        "issued",
+        "opened",
+        "joined",
+        "signup",
+        "registered",
+        "purchased",
+        "ordered",
+        "paid",
+        "occurred",
+        "logged",
+        "published",
+        "incident",
+        "transaction",
+        "born",
+        "received",
+        "closed",
+        "resolved",
+        "after",
+    }
+)
+_FUTURE = frozenset(
+    {
+        "due",
+        "deadline",
+        "expiry",
+        "expires",
+        "expiration",
+        "departure",
+        "depart",
+        "arrival",
+        "arrive",
+        "return",
+        "checkin",
+        "checkout",
+        "check",
+        "scheduled",
+        "appointment",
+        "reminder",
+        "booking",
+        "reserve",
+        "travel",
+        "trip",
+        "flight",
+        "delivery",
+        "renewal",
+        "next",
+        "event",
+        "meeting",
+        "remind",
+    }
+)
 _END = frozenset({"end", "until", "to", "before", "checkout", "return", "finish", "stop", "out"})
-_COUNTRY_NAMES = {"US": "United States", "CA": "Canada", "GB": "United Kingdom", "DE": "Germany", "FR": "France",
-                  "ES": "Spain", "MX": "Mexico", "NL": "Netherlands", "BR": "Brazil", "IN": "India", "PL": "Poland",
-                  "SE": "Sweden"}
-_COUNTRY3 = {"US": "USA", "CA": "CAN", "GB": "GBR", "DE": "DEU", "FR": "FRA", "ES": "ESP", "MX": "MEX", "NL": "NLD",
-             "BR": "BRA", "IN": "IND", "PL": "POL", "SE": "SWE"}
+_COUNTRY_NAMES = {
+    "US": "United States",
+    "CA": "Canada",
+    "GB": "United Kingdom",
+    "DE": "Germany",
+    "FR": "France",
+    "ES": "Spain",
+    "MX": "Mexico",
+    "NL": "Netherlands",
+    "BR": "Brazil",
+    "IN": "India",
+    "PL": "Poland",
+    "SE": "Sweden",
+}
+_COUNTRY3 = {
+    "US": "USA",
+    "CA": "CAN",
+    "GB": "GBR",
+    "DE": "DEU",
+    "FR": "FRA",
+    "ES": "ESP",
+    "MX": "MEX",
+    "NL": "NLD",
+    "BR": "BRA",
+    "IN": "IND",
+    "PL": "POL",
+    "SE": "SWE",
+}
 
 
 @dataclass(frozen=True)
@@ -55,14 +151,25 @@ class Scope:
     locator: bool = False
     siblings: frozenset[str] = frozenset()
 
-    def child(self, *parts: Any, person: bool = False, locator: bool | None = None,
-              siblings: frozenset[str] | None = None) -> Scope:
+    def child(
+        self,
+        *parts: Any,
+        person: bool = False,
+        locator: bool | None = None,
+        siblings: frozenset[str] | None = None,
+    ) -> Scope:
         """The scope of a part of this value (a property, an item); ``person`` starts a new person."""
         seed = stable_hash(self.seed, *parts)
-        return Scope(seed=seed, now=self.now, noun=self.noun, writes=self.writes, vocab=self.vocab,
-                     person_seed=stable_hash("person", seed) if person else self.person_seed,
-                     locator=self.locator if locator is None else locator,
-                     siblings=self.siblings if siblings is None else siblings)
+        return Scope(
+            seed=seed,
+            now=self.now,
+            noun=self.noun,
+            writes=self.writes,
+            vocab=self.vocab,
+            person_seed=stable_hash("person", seed) if person else self.person_seed,
+            locator=self.locator if locator is None else locator,
+            siblings=self.siblings if siblings is None else siblings,
+        )
 
     def rng(self, *parts: Any) -> random.Random:
         return v.draw("value", self.seed, *parts)
@@ -107,11 +214,22 @@ def _dates(f: Field, r: random.Random, s: Scope, kind: str) -> list[str]:
 def _person_values(f: Field, s: Scope, concept: str) -> list[str]:
     p = s.person(f)
     table = {
-        "first_name": [p.first], "last_name": [p.last], "person_name": [p.name], "email": [p.email],
-        "username": [p.username], "phone": [p.phone, p.e164], "e164": [p.e164], "street": [p.street],
-        "city": [p.city], "postcode": [p.postcode], "region": [p.region], "country_code": [p.country],
-        "country_code3": [_COUNTRY3[p.country]], "country_name": [_COUNTRY_NAMES[p.country]],
-        "company": [p.company], "address": [f"{p.street}, {p.city} {p.postcode}", p.street],
+        "first_name": [p.first],
+        "last_name": [p.last],
+        "person_name": [p.name],
+        "email": [p.email],
+        "username": [p.username],
+        "phone": [p.phone, p.e164],
+        "e164": [p.e164],
+        "street": [p.street],
+        "city": [p.city],
+        "postcode": [p.postcode],
+        "region": [p.region],
+        "country_code": [p.country],
+        "country_code3": [_COUNTRY3[p.country]],
+        "country_name": [_COUNTRY_NAMES[p.country]],
+        "company": [p.company],
+        "address": [f"{p.street}, {p.city} {p.postcode}", p.street],
     }
     return table.get(concept, [])
 
@@ -125,19 +243,32 @@ def _airport(f: Field, s: Scope) -> str:
 def _sql(f: Field, r: random.Random, s: Scope) -> list[str]:
     table = r.choice(s.vocab.tables or ph.TABLES)
     if f.says("create table") or (f.writes and s.noun == "table"):
-        return [f"CREATE TABLE {table}_archive (id INTEGER PRIMARY KEY, status TEXT, created_at TEXT)"]
+        return [
+            f"CREATE TABLE {table}_archive (id INTEGER PRIMARY KEY, status TEXT, created_at TEXT)"
+        ]
     if f.writes or f.says("insert", "update", "delete"):
         return [f"UPDATE {table} SET status = 'closed' WHERE id = {r.randint(10, 999)}"]
     day = v.day(moment(r, s.now, "past"))
-    return [f"SELECT * FROM {table} WHERE created_at >= '{day}' ORDER BY created_at DESC LIMIT 20",
-            f"SELECT COUNT(*) FROM {table}"]
+    return [
+        f"SELECT * FROM {table} WHERE created_at >= '{day}' ORDER BY created_at DESC LIMIT 20",
+        f"SELECT COUNT(*) FROM {table}",
+    ]
 
 
 def _path(f: Field, r: random.Random, s: Scope, concept: str) -> list[str]:
-    folder = r.choice(("docs", "config", "docs/guides", "src/legacy", "scripts/ci", "assets", "lib/utils"))
-    name = r.choice(("README.md", "main.py", "config.yaml", "index.ts", "notes.txt", "settings.json", "app.py"))
-    for ext, words in ((".yaml", ("yaml", "manifest")), (".json", ("json",)), (".csv", ("csv",)),
-                       (".png", ("image", "png", "screenshot")), (".pdf", ("pdf",))):
+    folder = r.choice(
+        ("docs", "config", "docs/guides", "src/legacy", "scripts/ci", "assets", "lib/utils")
+    )
+    name = r.choice(
+        ("README.md", "main.py", "config.yaml", "index.ts", "notes.txt", "settings.json", "app.py")
+    )
+    for ext, words in (
+        (".yaml", ("yaml", "manifest")),
+        (".json", ("json",)),
+        (".csv", ("csv",)),
+        (".png", ("image", "png", "screenshot")),
+        (".pdf", ("pdf",)),
+    ):
         if f.says(*words):
             name = f"{r.choice(('deployment', 'report', 'export', 'config', 'service'))}{ext}"
             break
@@ -148,7 +279,9 @@ def _path(f: Field, r: random.Random, s: Scope, concept: str) -> list[str]:
     if concept == "directory":
         relative = [folder] if not f.says("absolute") else []
         return [*relative, f"{root}/{folder}", root]
-    relative = [f"{folder}/{name}"] if not (s.vocab.directories or f.says("absolute", "full path")) else []
+    relative = (
+        [f"{folder}/{name}"] if not (s.vocab.directories or f.says("absolute", "full path")) else []
+    )
     return [*relative, f"{root}/{folder}/{name}", f"{root}/{name}"]
 
 
@@ -187,9 +320,16 @@ def _text(f: Field, r: random.Random, s: Scope) -> list[str]:
 def _query(f: Field, r: random.Random, s: Scope) -> list[str]:
     if s.noun in PERSON_NOUNS or f.says("users", "people", "person"):
         return [s.person(f).name, s.person(f).username]
-    if f.says("place", "map", "nearby", "restaurant", "location") or s.noun in ("place", "map", "location"):
+    if f.says("place", "map", "nearby", "restaurant", "location") or s.noun in (
+        "place",
+        "map",
+        "location",
+    ):
         return [r.choice(ph.PLACE_QUERIES)]
-    if f.says("web", "internet", "search engine", "google", "online") or s.noun in ("web", "internet"):
+    if f.says("web", "internet", "search engine", "google", "online") or s.noun in (
+        "web",
+        "internet",
+    ):
         return [r.choice(ph.WEB_QUERIES)]
     if f.says("documentation", "docs", "library"):
         return [r.choice(ph.DOC_QUERIES)]
@@ -202,7 +342,18 @@ def _thing(f: Field, r: random.Random, s: Scope) -> list[str]:
     noun = set(f.qualifier) | {s.noun}
     if noun & PERSON_NOUNS:
         return [s.person(f).name]
-    if noun & {"project", "product", "campaign", "plan", "board", "dashboard", "workspace", "space", "page", "document"}:
+    if noun & {
+        "project",
+        "product",
+        "campaign",
+        "plan",
+        "board",
+        "dashboard",
+        "workspace",
+        "space",
+        "page",
+        "document",
+    }:
         return [r.choice(ph.PROJECT_NAMES)]
     if noun & {"team", "group", "department"}:
         return [r.choice(ph.TEAM_NAMES)]
@@ -218,47 +369,89 @@ def _simple(choices: tuple[str, ...]) -> Callable[[Field, random.Random, Scope],
 
 _MAKERS: dict[str, Callable[[Field, random.Random, Scope], list[str]]] = {
     "airport": lambda f, r, s: [_airport(f, s)],
-    "currency": _simple(ph.CURRENCIES), "language": _simple(ph.LANGUAGES), "locale": _simple(ph.LOCALES),
-    "timezone": _simple(ph.TIMEZONES), "programming_language": _simple(ph.PROGRAMMING_LANGUAGES),
+    "currency": _simple(ph.CURRENCIES),
+    "language": _simple(ph.LANGUAGES),
+    "locale": _simple(ph.LOCALES),
+    "timezone": _simple(ph.TIMEZONES),
+    "programming_language": _simple(ph.PROGRAMMING_LANGUAGES),
     "uuid": lambda f, r, s: [uuid4(r)],
-    "url": lambda f, r, s: [f"https://{r.choice(s.vocab.hosts or pools().company_domains)}/"
-                            f"{r.choice(('docs', 'blog', 'pricing', 'help', 'about', 'careers', 'changelog'))}"],
+    "url": lambda f, r, s: [
+        f"https://{r.choice(s.vocab.hosts or pools().company_domains)}/"
+        f"{r.choice(('docs', 'blog', 'pricing', 'help', 'about', 'careers', 'changelog'))}"
+    ],
     "hostname": lambda f, r, s: [format_value("hostname", r, now=s.now) or "api.example.net"],
-    "domain": lambda f, r, s: [r.choice(s.vocab.hosts or ("northwind.io", "acme-corp.com", "lumen.co"))],
+    "domain": lambda f, r, s: [
+        r.choice(s.vocab.hosts or ("northwind.io", "acme-corp.com", "lumen.co"))
+    ],
     "ipv4": lambda f, r, s: [format_value("ipv4", r, now=s.now) or "10.0.0.1"],
     "sql": _sql,
     "command": lambda f, r, s: [" ".join(r.choice(ph.SHELL_COMMANDS))],
-    "javascript": _simple(ph.JS_SNIPPETS), "python": _simple(ph.PY_SNIPPETS),
-    "expression": lambda f, r, s: [f"{r.randint(12, 90)} * ({r.randint(2, 9)} + {r.randint(1, 20)})"],
-    "glob": _simple(ph.GLOBS), "regex": _simple(ph.REGEXES),
-    "repo": lambda f, r, s: [f"{r.choice(ph.THING_WORDS)}-{r.choice(('service', 'app', 'api', 'docs', 'sdk'))}"],
-    "repo_full": lambda f, r, s: [f"{r.choice(ph.SLUG_WORDS)}/{r.choice(ph.THING_WORDS)}-"
-                                  f"{r.choice(('service', 'app', 'api', 'docs', 'sdk'))}"],
+    "javascript": _simple(ph.JS_SNIPPETS),
+    "python": _simple(ph.PY_SNIPPETS),
+    "expression": lambda f, r, s: [
+        f"{r.randint(12, 90)} * ({r.randint(2, 9)} + {r.randint(1, 20)})"
+    ],
+    "glob": _simple(ph.GLOBS),
+    "regex": _simple(ph.REGEXES),
+    "repo": lambda f, r, s: [
+        f"{r.choice(ph.THING_WORDS)}-{r.choice(('service', 'app', 'api', 'docs', 'sdk'))}"
+    ],
+    "repo_full": lambda f, r, s: [
+        f"{r.choice(ph.SLUG_WORDS)}/{r.choice(ph.THING_WORDS)}-"
+        f"{r.choice(('service', 'app', 'api', 'docs', 'sdk'))}"
+    ],
     "branch": _simple(ph.BRANCHES),
     "sha": lambda f, r, s: [f"{r.getrandbits(160):040x}", f"{r.getrandbits(28):07x}"],
     "version": _simple(ph.VERSIONS),
-    "reason": _simple(ph.REASONS), "query": _query, "title": _title, "commit_message": _simple(v.COMMIT_MESSAGES),
-    "text": _text, "tag": _simple(ph.TAGS), "label": _simple(ph.LABELS),
+    "reason": _simple(ph.REASONS),
+    "query": _query,
+    "title": _title,
+    "commit_message": _simple(v.COMMIT_MESSAGES),
+    "text": _text,
+    "tag": _simple(ph.TAGS),
+    "label": _simple(ph.LABELS),
     "slug": lambda f, r, s: [f"{r.choice(ph.SLUG_WORDS)}-{r.choice(ph.THING_WORDS)}"],
     "namespace": _simple(("default", "payments", "staging", "monitoring", "web")),
-    "image": _simple(ph.IMAGES), "color": _simple(ph.COLORS), "mime": _simple(ph.MIME_TYPES),
-    "priority": _simple(ph.PRIORITIES), "role": _simple(ph.ROLES), "status": _simple(ph.STATUSES),
-    "secret": lambda f, r, s: [f"{r.getrandbits(128):032x}"], "encoding": _simple(("utf-8", "base64")),
-    "cloud_region": _simple(ph.CLOUD_REGIONS), "table": lambda f, r, s: [r.choice(s.vocab.tables or ph.TABLES)],
-    "column": _simple(ph.COLUMNS), "database": _simple(("analytics", "app_production", "inventory")),
+    "image": _simple(ph.IMAGES),
+    "color": _simple(ph.COLORS),
+    "mime": _simple(ph.MIME_TYPES),
+    "priority": _simple(ph.PRIORITIES),
+    "role": _simple(ph.ROLES),
+    "status": _simple(ph.STATUSES),
+    "secret": lambda f, r, s: [f"{r.getrandbits(128):032x}"],
+    "encoding": _simple(("utf-8", "base64")),
+    "cloud_region": _simple(ph.CLOUD_REGIONS),
+    "table": lambda f, r, s: [r.choice(s.vocab.tables or ph.TABLES)],
+    "column": _simple(ph.COLUMNS),
+    "database": _simple(("analytics", "app_production", "inventory")),
     "channel": _simple(("general", "eng-alerts", "support", "random", "release")),
-    "project": lambda f, r, s: [f"{r.choice(ph.THING_WORDS)}-{r.choice(('platform', 'app', 'web'))}"],
-    "k8s_kind": _simple(ph.K8S_KINDS), "k8s_resource": _simple(ph.K8S_RESOURCES),
-    "http_method": _simple(ph.HTTP_METHODS), "format_name": _simple(("json", "markdown", "csv", "yaml")),
-    "sort_order": _simple(("asc", "desc")), "cron": _simple(ph.CRONS), "thing_name": _thing,
-    "image_prompt": _simple(ph.IMAGE_PROMPTS), "library": _simple(ph.LIBRARIES), "app_name": _simple(ph.APP_NAMES),
+    "project": lambda f, r, s: [
+        f"{r.choice(ph.THING_WORDS)}-{r.choice(('platform', 'app', 'web'))}"
+    ],
+    "k8s_kind": _simple(ph.K8S_KINDS),
+    "k8s_resource": _simple(ph.K8S_RESOURCES),
+    "http_method": _simple(ph.HTTP_METHODS),
+    "format_name": _simple(("json", "markdown", "csv", "yaml")),
+    "sort_order": _simple(("asc", "desc")),
+    "cron": _simple(ph.CRONS),
+    "thing_name": _thing,
+    "image_prompt": _simple(ph.IMAGE_PROMPTS),
+    "library": _simple(ph.LIBRARIES),
+    "app_name": _simple(ph.APP_NAMES),
     "css_selector": _simple(ph.CSS_SELECTORS),
     "relation_type": _simple(("works_at", "reports_to", "depends_on", "knows", "owns")),
-    "entity_type": _simple(("person", "organization", "project", "event", "product")), "plain_value": _simple(ph.PLAIN_VALUES),
-    "cache_key": lambda f, r, s: [f"{r.choice(('session', 'user', 'cart', 'config'))}:{r.randint(1000, 99999)}"],
-    "flight_number": lambda f, r, s: [f"{r.choice(('UA', 'BA', 'LH', 'AF', 'DL', 'KL'))}{r.randint(100, 2999)}"],
-    "repo_path": lambda f, r, s: [f"{r.choice(s.vocab.directories or ('/home/user/projects',))}/"
-                                  f"{r.choice(ph.THING_WORDS)}-{r.choice(('service', 'app', 'api'))}"],
+    "entity_type": _simple(("person", "organization", "project", "event", "product")),
+    "plain_value": _simple(ph.PLAIN_VALUES),
+    "cache_key": lambda f, r, s: [
+        f"{r.choice(('session', 'user', 'cart', 'config'))}:{r.randint(1000, 99999)}"
+    ],
+    "flight_number": lambda f, r, s: [
+        f"{r.choice(('UA', 'BA', 'LH', 'AF', 'DL', 'KL'))}{r.randint(100, 2999)}"
+    ],
+    "repo_path": lambda f, r, s: [
+        f"{r.choice(s.vocab.directories or ('/home/user/projects',))}/"
+        f"{r.choice(ph.THING_WORDS)}-{r.choice(('service', 'app', 'api'))}"
+    ],
 }
 
 
@@ -289,19 +482,38 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
     letters after its first digit drawn afresh (``HAT001`` → ``HAT482``, ``ZFA04Y`` → ``ZFA71K``)."""
     if _is_iso_date(example):
         return v.day(moment(r, now, when))
-    if len(example) >= 16 and example[:4].isdigit() and example[4:5] == "-" and example[10:11] in "T ":
+    if (
+        len(example) >= 16
+        and example[:4].isdigit()
+        and example[4:5] == "-"
+        and example[10:11] in "T "
+    ):
         stamp = v.iso(moment(r, now, when))
-        return stamp[:10] + example[10] + stamp[11:19] + example[19:] if len(example) >= 19 else stamp[:len(example)]
+        return (
+            stamp[:10] + example[10] + stamp[11:19] + example[19:]
+            if len(example) >= 19
+            else stamp[: len(example)]
+        )
     lowered = example.lower()
-    if len(example) == 36 and lowered.count("-") == 4 and all(c in "0123456789abcdef-" for c in lowered):
+    if (
+        len(example) == 36
+        and lowered.count("-") == 4
+        and all(c in "0123456789abcdef-" for c in lowered)
+    ):
         return uuid4(r)
-    if len(example) >= 7 and all(c in "0123456789abcdef" for c in lowered) and any(c.isalpha() for c in lowered):
+    if (
+        len(example) >= 7
+        and all(c in "0123456789abcdef" for c in lowered)
+        and any(c.isalpha() for c in lowered)
+    ):
         return f"{r.getrandbits(4 * len(example)):0{len(example)}x}"
     out = []
     seen_digit = False
     for i, c in enumerate(example):
         if c.isdigit():
-            first = not seen_digit and (i + 1 < len(example) and example[i + 1].isdigit()) and c != "0"
+            first = (
+                not seen_digit and (i + 1 < len(example) and example[i + 1].isdigit()) and c != "0"
+            )
             out.append(str(r.randint(1, 9)) if first else str(r.randint(0, 9)))
             seen_digit = True
         elif c.isalpha() and seen_digit and c.isascii():

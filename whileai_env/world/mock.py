@@ -76,7 +76,9 @@ class _Outcome:
 
 
 def _rejected(problem: Mapping[str, str]) -> dict[str, Any]:
-    return error("rejected", problem["message"], **{k: v for k, v in problem.items() if k != "message"})
+    return error(
+        "rejected", problem["message"], **{k: v for k, v in problem.items() if k != "message"}
+    )
 
 
 class World:
@@ -126,7 +128,9 @@ class World:
 
     # -- episode ---------------------------------------------------------------------------
 
-    def reset(self, task: Task | None = None, *, seed: int | None = None, faults: Any = _UNSET) -> World:
+    def reset(
+        self, task: Task | None = None, *, seed: int | None = None, faults: Any = _UNSET
+    ) -> World:
         """Start a new episode: bind ``task`` (or none) and clear the store, the ledger and the
         call counters. The schedule is ``faults`` if given; left out, the one given before (to
         the constructor or an earlier reset) stays; ``None`` falls back to the task's own.
@@ -139,11 +143,19 @@ class World:
         if faults is not _UNSET:
             self._faults_given = faults
         faults = self._faults_given
-        schedule = _as_schedule(faults) if faults is not None else (task.faults if task is not None else None)
+        schedule = (
+            _as_schedule(faults)
+            if faults is not None
+            else (task.faults if task is not None else None)
+        )
         for rule in schedule.rules if schedule else ():
             fault_kind(rule.kind)
         self.schedule: FaultSchedule | None = schedule if schedule else None
-        self.key = f"{self.seed}|{task.scenario_id}|{task.situation}" if task is not None else str(self.seed)
+        self.key = (
+            f"{self.seed}|{task.scenario_id}|{task.situation}"
+            if task is not None
+            else str(self.seed)
+        )
         self.ledger: list[dict[str, Any]] = []
         self.faults_fired: list[dict[str, Any]] = []
         self.internal_errors: list[str] = []
@@ -163,8 +175,16 @@ class World:
             id_for=self._id_for,
         )
         signature = f"{self.spec.content_hash}|{self._options_json}|{self.seed}"
-        self.store = Store(key=self.key, ctx=self.ctx, spec=self._profile, exists_share=self.options.exists_share,
-                           plan=plan, now=self._epoch, signature=signature, record_key=str(self.seed))
+        self.store = Store(
+            key=self.key,
+            ctx=self.ctx,
+            spec=self._profile,
+            exists_share=self.options.exists_share,
+            plan=plan,
+            now=self._epoch,
+            signature=signature,
+            record_key=str(self.seed),
+        )
         return self
 
     def _noun_of(self, arg: str) -> str:
@@ -175,7 +195,9 @@ class World:
 
     def _id_for(self, noun: str, r: Any) -> Any:
         """A new id of ``noun`` in the spec's one format for it (``R10646``, ``u_48213``), drawn from ``r``."""
-        return mint_id(self.spec, noun, self._profile.id_key(noun), r, self._profile.id_schemas.get(noun))
+        return mint_id(
+            self.spec, noun, self._profile.id_key(noun), r, self._profile.id_schemas.get(noun)
+        )
 
     @property
     def workspace(self) -> Workspace:
@@ -194,17 +216,25 @@ class World:
                     branches[missing].append(value)
                     if plan.state == "already_done":
                         current = value
-            for arg, value in _stated_details(plan):  # a branch or file the task names in passing is there
+            for arg, value in _stated_details(
+                plan
+            ):  # a branch or file the task names in passing is there
                 noun = self._noun_of(arg)
                 if noun in ("file", "directory") and value not in paths[1]:
                     paths[0].append(value)
                 elif noun == "branch" and value not in branches[1]:
                     branches[0].append(value)
-            commits = [t for t in plan.targets if t in self._profile.tools and self._profile.tools[t].family == "git"
-                       and self._profile.tools[t].created_noun == "commit"]
+            commits = [
+                t
+                for t in plan.targets
+                if t in self._profile.tools
+                and self._profile.tools[t].family == "git"
+                and self._profile.tools[t].created_noun == "commit"
+            ]
             dirty = (plan.state != "already_done") if commits else None
-            self._workspace = Workspace.build(self.key, self._epoch, paths=paths, branches=branches, current=current,
-                                              dirty=dirty)
+            self._workspace = Workspace.build(
+                self.key, self._epoch, paths=paths, branches=branches, current=current, dirty=dirty
+            )
         return self._workspace
 
     def now(self, index: int) -> int:
@@ -218,7 +248,9 @@ class World:
 
     # -- calls -----------------------------------------------------------------------------
 
-    def call(self, name: Any, arguments: Any = None, *, turn: int = 0, call_id: str | None = None) -> dict[str, Any]:
+    def call(
+        self, name: Any, arguments: Any = None, *, turn: int = 0, call_id: str | None = None
+    ) -> dict[str, Any]:
         """Answer one tool call like a real API; record it in the ledger. Never raises.
 
         A world made by :func:`world` *follows*: while a rollout's world is bound
@@ -234,10 +266,15 @@ class World:
         try:
             self._respond(name, arguments, index, outcome)
         except Exception as exc:
-            self.internal_errors.append(f"call {index} ({name!r}): {type(exc).__name__}: {exc}\n"
-                                        + "".join(traceback.format_tb(exc.__traceback__)[-3:]))
-            outcome.result = error("server_error", "500 Internal Server Error: the service failed to handle the "
-                                   "request", http_status=500)
+            self.internal_errors.append(
+                f"call {index} ({name!r}): {type(exc).__name__}: {exc}\n"
+                + "".join(traceback.format_tb(exc.__traceback__)[-3:])
+            )
+            outcome.result = error(
+                "server_error",
+                "500 Internal Server Error: the service failed to handle the request",
+                http_status=500,
+            )
             outcome.fired = False
         self._record(name, index, outcome, turn, call_id)
         return outcome.result
@@ -252,7 +289,9 @@ class World:
             outcome.recorded = args
         except ArgumentShapeError as exc:
             outcome.recorded = json_safe(arguments)
-            shape_error = error("rejected", f"{exc.field}: {exc}", field=exc.field, problem=exc.problem)
+            shape_error = error(
+                "rejected", f"{exc.field}: {exc}", field=exc.field, problem=exc.problem
+            )
         if profile is None:
             outcome.result = self._unknown(name)
             return
@@ -260,18 +299,29 @@ class World:
         rule = outcome.rule = self._rule_for(profile.name)
         fk = fault_kind(rule.kind) if rule is not None else None
         if fk is not None and not fk.needs_result:
-            outcome.result = fk.builder(profile.tool, args, None, self._params(rule, index), f"{self.key}|{index}")
+            outcome.result = fk.builder(
+                profile.tool, args, None, self._params(rule, index), f"{self.key}|{index}"
+            )
             outcome.fired = True
             return
         dry = fk is not None and not fk.degraded and profile.tool.is_write
-        result = shape_error or self._check(profile, args) or (
-            self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
+        result = (
+            shape_error
+            or self._check(profile, args)
+            or (self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
+        )
         if fk is not None and result.get("status") == "ok":
-            result = fk.builder(profile.tool, args, result, self._params(rule, index), f"{self.key}|{index}")
+            result = fk.builder(
+                profile.tool, args, result, self._params(rule, index), f"{self.key}|{index}"
+            )
             outcome.fired = True
-        outcome.result = result if isinstance(result, dict) else {"status": "ok", "result": json_safe(result)}
+        outcome.result = (
+            result if isinstance(result, dict) else {"status": "ok", "result": json_safe(result)}
+        )
 
-    def _record(self, name: Any, index: int, outcome: _Outcome, turn: Any, call_id: str | None) -> None:
+    def _record(
+        self, name: Any, index: int, outcome: _Outcome, turn: Any, call_id: str | None
+    ) -> None:
         """Append the call's step to the ledger (and a fired fault to ``faults_fired``)."""
         result, rule, fired = outcome.result, outcome.rule, outcome.fired
         status = result.get("status")
@@ -283,7 +333,9 @@ class World:
             "arguments": recorded if isinstance(recorded, dict) else json_safe(recorded),
             "result": result,
             "ok": status == "ok" and not fired,
-            "error": err.get("code") if isinstance(err, dict) else ("error" if status == "error" else None),
+            "error": err.get("code")
+            if isinstance(err, dict)
+            else ("error" if status == "error" else None),
             "fault": rule.kind if fired and rule is not None else None,
             "fault_mode": rule.mode if fired and rule is not None else None,
             "kind": outcome.kind,
@@ -292,15 +344,20 @@ class World:
         }
         self.ledger.append(step)
         if fired and rule is not None:
-            self.faults_fired.append({"index": index, "tool": step["tool"], "kind": rule.kind, "mode": rule.mode})
+            self.faults_fired.append(
+                {"index": index, "tool": step["tool"], "kind": rule.kind, "mode": rule.mode}
+            )
 
     def _unknown(self, name: Any) -> dict[str, Any]:
         names = self.spec.tool_names
         shown = name if isinstance(name, str) else json_safe(name)
         close = difflib.get_close_matches(name, names, n=1) if isinstance(name, str) else []
         hint = f"; did you mean {close[0]!r}?" if close else "."
-        return error("unknown_tool", f"no tool named {shown!r}{hint} Available: {', '.join(names)}",
-                     available=list(names))
+        return error(
+            "unknown_tool",
+            f"no tool named {shown!r}{hint} Available: {', '.join(names)}",
+            available=list(names),
+        )
 
     def _rule_for(self, tool: str) -> FaultRule | None:
         tool_index = self._tool_calls.get(tool, 0)
@@ -326,14 +383,25 @@ class World:
     def _check(self, profile: ToolProfile, args: dict[str, Any]) -> dict[str, Any] | None:
         problem = profile.validator.check(args, formats=self.options.check_formats)
         if problem is None and self.options.reject_placeholders:
-            problem = find_placeholder(args, profile.properties, self.store.is_known, profile.locators)
+            problem = find_placeholder(
+                args, profile.properties, self.store.is_known, profile.locators
+            )
         return _rejected(problem) if problem else None
 
     def _answer(self, profile: ToolProfile, args: dict[str, Any], index: int) -> dict[str, Any]:
         if self.execute is not None:
             return self._execute(profile, args)
-        call = Call(profile=profile, args=args, index=index, now=self.now(index), key=self.key, store=self.store,
-                    spec=self._profile, ctx=self.ctx, options=self.options)
+        call = Call(
+            profile=profile,
+            args=args,
+            index=index,
+            now=self.now(index),
+            key=self.key,
+            store=self.store,
+            spec=self._profile,
+            ctx=self.ctx,
+            options=self.options,
+        )
         family = profile.family
         try:
             if family in WORKSPACE_BUILDERS:
@@ -377,7 +445,13 @@ class World:
         validator = _output_validator(self.spec, profile)
         value: Any = None
         for hint in (payload, None):
-            r = draw(self.key, "output", profile.name, canonical_json(call.args), "hinted" if hint else "fresh")
+            r = draw(
+                self.key,
+                "output",
+                profile.name,
+                canonical_json(call.args),
+                "hinted" if hint else "fresh",
+            )
             value = synth(schema, hint, r, now=call.now)
             if validator.is_valid(value):
                 break
@@ -401,8 +475,12 @@ def _output_validator(spec: Spec, profile: ToolProfile) -> Any:
 
 def _stated_details(plan: PlanView) -> list[tuple[str, str]]:
     """The (argument, value) pairs the task states for its tools beyond its entities."""
-    return [(arg, str(value)) for per_tool in plan.details.values() for arg, value in per_tool.items()
-            if type(value) is str and value not in plan.values]
+    return [
+        (arg, str(value))
+        for per_tool in plan.details.values()
+        for arg, value in per_tool.items()
+        if type(value) is str and value not in plan.values
+    ]
 
 
 def _as_schedule(faults: Any) -> FaultSchedule:
@@ -425,8 +503,14 @@ def _plan_view(task: Task | None, noun_of: Callable[[str], str]) -> PlanView:
             if type(value) in (str, int):
                 stated.add(str(value))
     details = {tool: dict(d) for tool, d in plan.details.items()}
-    return PlanView(state=plan.state, values=values, targets=tuple(plan.targets), details=details,
-                    stated=frozenset(stated), nouns=nouns)
+    return PlanView(
+        state=plan.state,
+        values=values,
+        targets=tuple(plan.targets),
+        details=details,
+        stated=frozenset(stated),
+        nouns=nouns,
+    )
 
 
 def world(tools_or_spec: Any, seed: int = 0, **kwargs: Any) -> World:

@@ -11,7 +11,9 @@ from typing import Any
 from whileai_env._util.lexicon import name_tokens, singular
 
 _PREFIXES = ("new_", "updated_", "set_", "target_", "desired_")
-_GENERIC = frozenset({"id", "ids", "count", "number", "num", "no", "new", "value", "total", "the", "of"})
+_GENERIC = frozenset(
+    {"id", "ids", "count", "number", "num", "no", "new", "value", "total", "the", "of"}
+)
 
 
 @lru_cache(maxsize=4096)
@@ -64,7 +66,7 @@ def _resolve(record: Mapping[str, Any], arg: str) -> str | None:
     base = arg
     for prefix in _PREFIXES:
         if base.lower().startswith(prefix):
-            base = base[len(prefix):]
+            base = base[len(prefix) :]
             break
     if base in record:
         return base

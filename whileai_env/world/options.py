@@ -62,16 +62,24 @@ class WorldOptions:
             raise ValueError(f"failure_share must be between 0 and 1, got {self.failure_share}")
         low, high = self.search_hits
         if not 0 <= low <= high:
-            raise ValueError(f"search_hits must be (low, high) with 0 <= low <= high, got {self.search_hits}")
+            raise ValueError(
+                f"search_hits must be (low, high) with 0 <= low <= high, got {self.search_hits}"
+            )
         a_low, a_high = self.amount_range
         if not 0 < a_low <= a_high:
-            raise ValueError(f"amount_range must be (low, high) with 0 < low <= high, got {self.amount_range}")
+            raise ValueError(
+                f"amount_range must be (low, high) with 0 < low <= high, got {self.amount_range}"
+            )
         if not self.currencies and self.currency is None:
             raise ValueError("currencies must name at least one currency")
         if self.seconds_per_call < 0 or self.stale_age_hours <= 0:
             raise ValueError("seconds_per_call must be >= 0 and stale_age_hours > 0")
-        if not self.server_error_statuses or any(not 500 <= s <= 599 for s in self.server_error_statuses):
-            raise ValueError(f"server_error_statuses must be 5xx codes, got {self.server_error_statuses}")
+        if not self.server_error_statuses or any(
+            not 500 <= s <= 599 for s in self.server_error_statuses
+        ):
+            raise ValueError(
+                f"server_error_statuses must be 5xx codes, got {self.server_error_statuses}"
+            )
         parse_clock(self.clock)
 
     @property
@@ -96,7 +104,9 @@ class WorldOptions:
         known = [f.name for f in fields(cls)]
         unknown = sorted(set(data) - set(known))
         if unknown:
-            raise ValueError(f"unknown world option(s) {', '.join(unknown)}; known options: {', '.join(known)}")
+            raise ValueError(
+                f"unknown world option(s) {', '.join(unknown)}; known options: {', '.join(known)}"
+            )
         return cls(**dict(data))
 
 
@@ -108,7 +118,9 @@ def parse_clock(text: str) -> int:
             return calendar.timegm(time.strptime(clean, fmt))
         except ValueError:
             continue
-    raise ValueError(f"clock must be an ISO 8601 UTC time such as 2026-11-30T12:00:00Z, got {text!r}")
+    raise ValueError(
+        f"clock must be an ISO 8601 UTC time such as 2026-11-30T12:00:00Z, got {text!r}"
+    )
 
 
 DEFAULT_OPTIONS = WorldOptions()

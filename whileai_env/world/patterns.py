@@ -39,13 +39,17 @@ class _Sampler(Xeger):
         super().__init__(r, printable=_READABLE, nonwhitespace=_READABLE, nonword=" -.,")
         self._cases = {
             **self._cases,
-            "assert": lambda value: "",  # a lookaround is zero-width: the text after it must satisfy it
+            "assert": lambda value: (
+                ""
+            ),  # a lookaround is zero-width: the text after it must satisfy it
             "atomic_group": lambda value: "".join(self._handle_state(i) for i in value),
             "possessive_repeat": lambda value: self._handle_repeat(*value),
         }
 
     def _handle_repeat(self, start_range: int, end_range: int, value: Any) -> str:
-        return super()._handle_repeat(start_range, min(end_range, start_range + _EXTRA_REPEATS), value)
+        return super()._handle_repeat(
+            start_range, min(end_range, start_range + _EXTRA_REPEATS), value
+        )
 
 
 @lru_cache(maxsize=2048)
@@ -64,8 +68,15 @@ def matches(pattern: str, text: str) -> bool:
     return found is None or found.search(text) is not None
 
 
-def sample(pattern: str, r: random.Random, *, min_length: int = 0, max_length: int | None = None,
-           accept: Callable[[str], bool] | None = None, tries: int = _TRIES) -> str | None:
+def sample(
+    pattern: str,
+    r: random.Random,
+    *,
+    min_length: int = 0,
+    max_length: int | None = None,
+    accept: Callable[[str], bool] | None = None,
+    tries: int = _TRIES,
+) -> str | None:
     """A string that matches ``pattern``, has a length in bounds and passes ``accept`` (the rest
     of the schema: another ``allOf`` part's pattern …), or ``None`` if none was found."""
     if compiled(pattern) is None:
@@ -76,7 +87,11 @@ def sample(pattern: str, r: random.Random, *, min_length: int = 0, max_length: i
             text = sampler.xeger(pattern)
         except (KeyError, IndexError, ValueError, re.error, RecursionError, OverflowError):
             return None
-        if matches(pattern, text) and len(text) >= min_length and (max_length is None or len(text) <= max_length) \
-                and (accept is None or accept(text)):
+        if (
+            matches(pattern, text)
+            and len(text) >= min_length
+            and (max_length is None or len(text) <= max_length)
+            and (accept is None or accept(text))
+        ):
             return text
     return None

@@ -16,9 +16,34 @@ from whileai_env._util.hashing import stable_hash
 
 # Locales whose Faker output depends only on the seed. (it_IT is left out: its city names
 # come from a set, so they change with PYTHONHASHSEED; tests/world/test_determinism.py catches that.)
-LOCALES = ("en_US", "en_GB", "de_DE", "fr_FR", "es_ES", "es_MX", "nl_NL", "pt_BR", "en_IN", "pl_PL", "sv_SE", "en_CA")
-_COUNTRY = {"en_US": "US", "en_GB": "GB", "de_DE": "DE", "fr_FR": "FR", "es_ES": "ES", "es_MX": "MX",
-            "nl_NL": "NL", "pt_BR": "BR", "en_IN": "IN", "pl_PL": "PL", "sv_SE": "SE", "en_CA": "CA"}
+LOCALES = (
+    "en_US",
+    "en_GB",
+    "de_DE",
+    "fr_FR",
+    "es_ES",
+    "es_MX",
+    "nl_NL",
+    "pt_BR",
+    "en_IN",
+    "pl_PL",
+    "sv_SE",
+    "en_CA",
+)
+_COUNTRY = {
+    "en_US": "US",
+    "en_GB": "GB",
+    "de_DE": "DE",
+    "fr_FR": "FR",
+    "es_ES": "ES",
+    "es_MX": "MX",
+    "nl_NL": "NL",
+    "pt_BR": "BR",
+    "en_IN": "IN",
+    "pl_PL": "PL",
+    "sv_SE": "SE",
+    "en_CA": "CA",
+}
 _PEOPLE_PER_LOCALE = 40
 _ADDRESSES_PER_LOCALE = 16
 
@@ -72,7 +97,9 @@ def _build() -> Pools:
         fake.seed_instance(stable_hash("pools", locale) % 2**32)
         for i in range(_PEOPLE_PER_LOCALE):
             first, last = fake.first_name(), fake.last_name()
-            local = f"{_ascii(first)}.{_ascii(last)}" if i % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
+            local = (
+                f"{_ascii(first)}.{_ascii(last)}" if i % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
+            )
             if len(local) > 2:
                 people.append(Person(first, last, local))
         for _ in range(_ADDRESSES_PER_LOCALE):
@@ -104,8 +131,20 @@ def pools() -> Pools:
     return _POOLS[0]
 
 
-_CALLING_CODES = {"US": "1", "CA": "1", "GB": "44", "DE": "49", "FR": "33", "ES": "34", "MX": "52", "NL": "31",
-                  "BR": "55", "IN": "91", "PL": "48", "SE": "46"}
+_CALLING_CODES = {
+    "US": "1",
+    "CA": "1",
+    "GB": "44",
+    "DE": "49",
+    "FR": "33",
+    "ES": "34",
+    "MX": "52",
+    "NL": "31",
+    "BR": "55",
+    "IN": "91",
+    "PL": "48",
+    "SE": "46",
+}
 _FAKERS: dict[str, object] = {}
 
 
@@ -157,11 +196,21 @@ def persona(seed: int) -> Persona:
         region = fake.administrative_unit()  # type: ignore[attr-defined]
         company = fake.company()  # type: ignore[attr-defined]
         domain = fake.free_email_domain()  # type: ignore[attr-defined]
-        digits = "".join(str(fake.random_digit()) for _ in range(10 if country in ("US", "CA", "IN") else 9))  # type: ignore[attr-defined]
+        digits = "".join(
+            str(fake.random_digit()) for _ in range(10 if country in ("US", "CA", "IN") else 9)
+        )  # type: ignore[attr-defined]
     local = f"{_ascii(first)}.{_ascii(last)}" if seed % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
     return Persona(
-        first=first, last=last, email=f"{local}@{domain}",
-        username=f"{_ascii(first)[:1]}{_ascii(last)}{(seed >> 16) % 100}", phone=phone,
+        first=first,
+        last=last,
+        email=f"{local}@{domain}",
+        username=f"{_ascii(first)[:1]}{_ascii(last)}{(seed >> 16) % 100}",
+        phone=phone,
         e164=f"+{_CALLING_CODES[country]}{'2' if digits[0] in '01' else ''}{digits[1:] if digits[0] in '01' else digits}",
-        street=street, city=city, region=region, postcode=postcode, country=country, company=company,
+        street=street,
+        city=city,
+        region=region,
+        postcode=postcode,
+        country=country,
+        company=company,
     )

@@ -26,11 +26,41 @@ from whileai_env.world.profile import profile_for
 from whileai_env.world.validation import find_placeholder
 
 #: Words that fill a field without meaning anything in it.
-FILLERS = frozenset({
-    "standard", "as discussed", "the usual one", "priority", "default", "test", "testing", "example", "sample",
-    "string", "value", "text", "foo", "bar", "baz", "lorem ipsum", "n/a", "na", "tbd", "todo", "placeholder",
-    "xxx", "abc", "something", "anything", "misc", "other", "none", "null", "undefined", "whatever",
-})
+FILLERS = frozenset(
+    {
+        "standard",
+        "as discussed",
+        "the usual one",
+        "priority",
+        "default",
+        "test",
+        "testing",
+        "example",
+        "sample",
+        "string",
+        "value",
+        "text",
+        "foo",
+        "bar",
+        "baz",
+        "lorem ipsum",
+        "n/a",
+        "na",
+        "tbd",
+        "todo",
+        "placeholder",
+        "xxx",
+        "abc",
+        "something",
+        "anything",
+        "misc",
+        "other",
+        "none",
+        "null",
+        "undefined",
+        "whatever",
+    }
+)
 _FORMATS = jsonschema.Draft202012Validator.FORMAT_CHECKER
 #: A format template copied from a description ("YYYY-MM-DD", "HH:MM") instead of a value in it.
 _TEMPLATE = re.compile(r"^(?=(?:.*[YMDHSmhs]){4})[YMDHSmhsT:/\-. ]+$")
@@ -117,8 +147,12 @@ def value_problems(params: Mapping[str, Any], arg: str, role: str, values: list[
         elif meaningless is not None:
             found.append(meaningless)
         else:
-            refused = find_placeholder({arg: value}, params["properties"], lambda v: False,
-                                       (arg,) if role == "locator" else ())
+            refused = find_placeholder(
+                {arg: value},
+                params["properties"],
+                lambda v: False,
+                (arg,) if role == "locator" else (),
+            )
             if refused is not None:
                 found.append(f"{value!r}: the world would refuse it ({refused['message']})")
     return list(dict.fromkeys(found))
@@ -135,9 +169,13 @@ def preview_tool(spec: Spec, tool: Tool, samples: int = 3, seed: int = 0) -> lis
         values = []
         for i in range(samples):
             if role == "locator":
-                value = locator_value(arg, schema, seed, i, root=params, spec=spec, noun=profile.nouns.get(arg, ""))
+                value = locator_value(
+                    arg, schema, seed, i, root=params, spec=spec, noun=profile.nouns.get(arg, "")
+                )
             else:
-                value = detail_value(arg, schema, seed, i, root=params, spec=spec, writes=tool.is_write)
+                value = detail_value(
+                    arg, schema, seed, i, root=params, spec=spec, writes=tool.is_write
+                )
             values.append(value)
         problems = value_problems(params, arg, role, values)
         out.append(ArgumentPreview(tool.name, arg, role, tuple(values), tuple(problems)))

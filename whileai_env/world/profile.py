@@ -27,53 +27,229 @@ from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_
 from whileai_env.world.roles import Roles, find_roles
 from whileai_env.world.validation import ArgumentValidator
 
-_STOP = frozenset({
-    "by", "for", "of", "the", "a", "an", "to", "from", "in", "on", "with", "details", "detail", "info",
-    "information", "status", "data", "all", "my", "current", "new", "existing", "id", "ids", "page",
-    "summary", "history", "state", "as",
-})
-_ATTRIBUTES = frozenset({"email", "name", "phone", "address", "handle", "username", "login", "url", "slug"})
-_QUALIFIERS = frozenset({"new", "old", "from", "to", "target", "source", "parent", "current", "original", "primary",
-                         "other", "destination"})
-_LOCATOR_ALIASES = {"booking": "reservation", "pnr": "reservation", "confirmation": "reservation", "sku": "product",
-                    "sha": "commit", "repository": "repo"}
+_STOP = frozenset(
+    {
+        "by",
+        "for",
+        "of",
+        "the",
+        "a",
+        "an",
+        "to",
+        "from",
+        "in",
+        "on",
+        "with",
+        "details",
+        "detail",
+        "info",
+        "information",
+        "status",
+        "data",
+        "all",
+        "my",
+        "current",
+        "new",
+        "existing",
+        "id",
+        "ids",
+        "page",
+        "summary",
+        "history",
+        "state",
+        "as",
+    }
+)
+_ATTRIBUTES = frozenset(
+    {"email", "name", "phone", "address", "handle", "username", "login", "url", "slug"}
+)
+_QUALIFIERS = frozenset(
+    {
+        "new",
+        "old",
+        "from",
+        "to",
+        "target",
+        "source",
+        "parent",
+        "current",
+        "original",
+        "primary",
+        "other",
+        "destination",
+    }
+)
+_LOCATOR_ALIASES = {
+    "booking": "reservation",
+    "pnr": "reservation",
+    "confirmation": "reservation",
+    "sku": "product",
+    "sha": "commit",
+    "repository": "repo",
+}
 _NOUN_ALIASES = {**_LOCATOR_ALIASES, "mail": "message", "email": "message", "inbox": "message"}
 _DONE = {
-    "cancel": ("cancelled", "canceled"), "refund": ("refunded",), "close": ("closed",), "resolve": ("resolved",),
-    "approve": ("approved",), "reject": ("rejected",), "confirm": ("confirmed",), "void": ("void", "voided"),
-    "freeze": ("frozen",), "unfreeze": ("active",), "lock": ("locked",), "unlock": ("active",),
-    "suspend": ("suspended",), "reactivate": ("active",), "activate": ("active",), "enable": ("active", "enabled"),
-    "deactivate": ("inactive", "deactivated"), "disable": ("disabled", "inactive"), "archive": ("archived",),
-    "escalate": ("escalated",), "reopen": ("open", "reopened"), "merge": ("merged",), "publish": ("published",),
-    "submit": ("submitted",), "revoke": ("revoked",), "decline": ("declined",), "accept": ("accepted",),
-    "complete": ("completed",), "finish": ("completed",), "pay": ("paid",), "ship": ("shipped",),
-    "dispute": ("disputed",), "deliver": ("delivered",), "terminate": ("terminated",), "redeem": ("redeemed",),
-    "delete": ("deleted",), "remove": ("deleted",), "unsubscribe": ("unsubscribed",),
+    "cancel": ("cancelled", "canceled"),
+    "refund": ("refunded",),
+    "close": ("closed",),
+    "resolve": ("resolved",),
+    "approve": ("approved",),
+    "reject": ("rejected",),
+    "confirm": ("confirmed",),
+    "void": ("void", "voided"),
+    "freeze": ("frozen",),
+    "unfreeze": ("active",),
+    "lock": ("locked",),
+    "unlock": ("active",),
+    "suspend": ("suspended",),
+    "reactivate": ("active",),
+    "activate": ("active",),
+    "enable": ("active", "enabled"),
+    "deactivate": ("inactive", "deactivated"),
+    "disable": ("disabled", "inactive"),
+    "archive": ("archived",),
+    "escalate": ("escalated",),
+    "reopen": ("open", "reopened"),
+    "merge": ("merged",),
+    "publish": ("published",),
+    "submit": ("submitted",),
+    "revoke": ("revoked",),
+    "decline": ("declined",),
+    "accept": ("accepted",),
+    "complete": ("completed",),
+    "finish": ("completed",),
+    "pay": ("paid",),
+    "ship": ("shipped",),
+    "dispute": ("disputed",),
+    "deliver": ("delivered",),
+    "terminate": ("terminated",),
+    "redeem": ("redeemed",),
+    "delete": ("deleted",),
+    "remove": ("deleted",),
+    "unsubscribe": ("unsubscribed",),
 }
-_REMOVING = frozenset({"delete", "remove", "destroy", "drop", "purge", "erase", "rm", "wipe", "discard", "uninstall",
-                       "unregister", "detach", "unlink"})
-_VERB_NOUNS = {"transfer": "transfer", "book": "reservation", "reserve": "reservation", "send": "message",
-               "reply": "message", "forward": "message", "dispute": "dispute", "pay": "payment", "refund": "refund",
-               "invite": "invitation", "upload": "file", "schedule": "event"}
+_REMOVING = frozenset(
+    {
+        "delete",
+        "remove",
+        "destroy",
+        "drop",
+        "purge",
+        "erase",
+        "rm",
+        "wipe",
+        "discard",
+        "uninstall",
+        "unregister",
+        "detach",
+        "unlink",
+    }
+)
+_VERB_NOUNS = {
+    "transfer": "transfer",
+    "book": "reservation",
+    "reserve": "reservation",
+    "send": "message",
+    "reply": "message",
+    "forward": "message",
+    "dispute": "dispute",
+    "pay": "payment",
+    "refund": "refund",
+    "invite": "invitation",
+    "upload": "file",
+    "schedule": "event",
+}
 _SHELL_WORDS = frozenset({"shell", "bash", "terminal", "command", "cmd", "sh", "zsh", "powershell"})
 #: Tools named after a shell program (``du``, ``wc``, ``cp``): the shell runs that program.
-PROGRAMS = frozenset({"ls", "cat", "pwd", "echo", "grep", "find", "head", "tail", "wc", "du", "df", "mkdir", "rmdir",
-                      "touch", "rm", "cp", "mv", "sort", "diff", "cd", "tree", "stat", "uniq"})
+PROGRAMS = frozenset(
+    {
+        "ls",
+        "cat",
+        "pwd",
+        "echo",
+        "grep",
+        "find",
+        "head",
+        "tail",
+        "wc",
+        "du",
+        "df",
+        "mkdir",
+        "rmdir",
+        "touch",
+        "rm",
+        "cp",
+        "mv",
+        "sort",
+        "diff",
+        "cd",
+        "tree",
+        "stat",
+        "uniq",
+    }
+)
 _BARE_PROGRAMS = frozenset({"ls", "pwd", "du", "df", "echo", "tree"})
 _GIT_VERBS = frozenset({"commit", "diff", "blame", "stash", "rebase", "push", "pull", "checkout"})
-_CI_WORDS = frozenset({"test", "tests", "ci", "pipeline", "pipelines", "build", "builds", "lint", "workflow", "coverage"})
+_CI_WORDS = frozenset(
+    {
+        "test",
+        "tests",
+        "ci",
+        "pipeline",
+        "pipelines",
+        "build",
+        "builds",
+        "lint",
+        "workflow",
+        "coverage",
+    }
+)
 #: File tools that need no path role of their own: they list, search, or move between two named places.
-_FILE_SCANS = frozenset({"list", "ls", "tree", "search", "find", "grep", "glob", "directory", "dir", "folder", "move",
-                         "mv", "rename", "copy", "cp"})
+_FILE_SCANS = frozenset(
+    {
+        "list",
+        "ls",
+        "tree",
+        "search",
+        "find",
+        "grep",
+        "glob",
+        "directory",
+        "dir",
+        "folder",
+        "move",
+        "mv",
+        "rename",
+        "copy",
+        "cp",
+    }
+)
 _FILE_WORDS = frozenset({"file", "files", "directory", "dir", "folder", "code", "glob"})
 _LIST_VERBS = frozenset({"list", "search", "find", "query", "browse", "filter", "ls"})
-_MONEY_WORDS = frozenset({"balance", "balances", "price", "pricing", "quote", "fare", "fares", "fee", "fees", "cost",
-                          "exchange", "convert", "conversion"})
+_MONEY_WORDS = frozenset(
+    {
+        "balance",
+        "balances",
+        "price",
+        "pricing",
+        "quote",
+        "fare",
+        "fares",
+        "fee",
+        "fees",
+        "cost",
+        "exchange",
+        "convert",
+        "conversion",
+    }
+)
 _CURRENCY_WORDS = frozenset({"currency", "currencies", "exchange", "fx", "forex", "money"})
 _CHECK_VERBS = frozenset({"check", "verify", "validate", "confirm", "is", "can", "has"})
 _HANDOFF_WORDS = frozenset({"human", "handoff", "operator", "live"})
 ID_LIKE = re.compile(r"(?:_id|_ids|_uuid|Id|Ids|^id|^uuid)$")
-REF_LIKE = re.compile(r"(?:_id|_ids|_uuid|Id|Ids|_number|Number|_no|_num|_code|^id|^uuid|^sku|^pnr)$")
+REF_LIKE = re.compile(
+    r"(?:_id|_ids|_uuid|Id|Ids|_number|Number|_no|_num|_code|^id|^uuid|^sku|^pnr)$"
+)
 
 
 def verb_of(name: str) -> str | None:
@@ -98,7 +274,11 @@ def tool_noun(name: str) -> tuple[str, bool]:
         return "record", False
     last = words[-1]
     noun = singular(last)
-    if len(words) > 1 and f"{words[-2]} {noun}" in ("payment method", "credit note", "pull request"):
+    if len(words) > 1 and f"{words[-2]} {noun}" in (
+        "payment method",
+        "credit note",
+        "pull request",
+    ):
         noun = f"{words[-2]} {noun}"
     return _NOUN_ALIASES.get(noun, noun), noun != last
 
@@ -189,14 +369,20 @@ class SpecProfile:
 
 def _is_program(tokens: list[str], roles: Roles) -> bool:
     """A tool named after a shell program that acts on paths (``cat(file_name)``, ``du``)."""
-    return len(tokens) == 1 and tokens[0] in PROGRAMS and (bool(roles.paths) or tokens[0] in _BARE_PROGRAMS)
+    return (
+        len(tokens) == 1
+        and tokens[0] in PROGRAMS
+        and (bool(roles.paths) or tokens[0] in _BARE_PROGRAMS)
+    )
 
 
 def _runs_commands(tool: Tool, roles: Roles) -> bool:
     """A tool whose job is the command it is given: a command argument it requires, or its only
     one (``kubectl_create(filename, command?)`` creates from a file; its command is optional)."""
     given = [a for a in (roles.command, roles.argv) if a]
-    return any(a in tool.required for a in given) or (bool(given) and len(tool.properties) == len(set(given)))
+    return any(a in tool.required for a in given) or (
+        bool(given) and len(tool.properties) == len(set(given))
+    )
 
 
 def _about_files(tool: Tool, words: set[str], noun: str, roles: Roles) -> bool:
@@ -204,7 +390,8 @@ def _about_files(tool: Tool, words: set[str], noun: str, roles: Roles) -> bool:
     files, ``get_pull_request_files(pull_number)``, are the record's), or every argument it
     requires is a path."""
     if (words & _FILE_WORDS or noun in ("file", "directory", "folder")) and (
-            roles.paths or words & _FILE_SCANS):
+        roles.paths or words & _FILE_SCANS
+    ):
         return True
     return bool(roles.paths) and bool(tool.required) and set(tool.required) <= set(roles.paths)
 
@@ -224,7 +411,9 @@ def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool
         return "ci"
     if _about_files(tool, words, noun, roles):
         return "file"
-    if words & _HANDOFF_WORDS and ("transfer" in words or "handoff" in words or "escalate" in words or "human" in words):
+    if words & _HANDOFF_WORDS and (
+        "transfer" in words or "handoff" in words or "escalate" in words or "human" in words
+    ):
         return "handoff"
     if tool.is_write:
         return "write"
@@ -232,7 +421,9 @@ def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool
         return "money" if words & _CURRENCY_WORDS or _names_currency(tool) else "compute"
     if first in _LIST_VERBS or plural:
         return "list"
-    if words & _MONEY_WORDS or (words & {"rate", "rates"} and words & {"exchange", "currency", "fx"}):
+    if words & _MONEY_WORDS or (
+        words & {"rate", "rates"} and words & {"exchange", "currency", "fx"}
+    ):
         return "money"
     if first in _CHECK_VERBS and not words & {"status", "state"}:
         return "check"
@@ -255,12 +446,23 @@ def _profile_tool(tool: Tool) -> ToolProfile:
         noun, plural = tool_noun("_".join(tokens[1:]))
     roles = find_roles(tool.name, props, tool.required)
     family = _family(tool, tokens, roles, noun, plural)
-    locators = tuple(n for n, s in props.items() if argument_role(n, s if isinstance(s, Mapping) else None) == "locator")
+    locators = tuple(
+        n
+        for n, s in props.items()
+        if argument_role(n, s if isinstance(s, Mapping) else None) == "locator"
+    )
     nouns: dict[str, str] = {}
     for arg in locators:
         named = locator_noun(arg)
         if named is None:
-            personal = name_tokens(arg)[-1:] in (["email"], ["username"], ["login"], ["handle"], ["phone"], ["user"])
+            personal = name_tokens(arg)[-1:] in (
+                ["email"],
+                ["username"],
+                ["login"],
+                ["handle"],
+                ["phone"],
+                ["user"],
+            )
             named = "user" if personal and not is_person(noun) else noun
         nouns[arg] = named
     required = set(tool.required)
@@ -268,17 +470,29 @@ def _profile_tool(tool: Tool) -> ToolProfile:
     new_ids: tuple[str, ...] = ()
     if tool.kind == "create":
         referenced = {nouns[a] for a in locators if REF_LIKE.search(a)}
-        created = noun if has_template(noun) and noun not in referenced else _VERB_NOUNS.get(verb or "", noun)
+        created = (
+            noun
+            if has_template(noun) and noun not in referenced
+            else _VERB_NOUNS.get(verb or "", noun)
+        )
         new_ids = tuple(a for a in locators if nouns[a] == created and not REF_LIKE.search(a))
     candidates = [a for a in locators if a not in new_ids]
-    plain = [a for a in candidates if name_tokens(a)[:1] not in (["new"], ["to"], ["target"], ["destination"])]
-    ranked = sorted(plain or candidates, key=lambda a: (nouns[a] != noun, a not in required, not ID_LIKE.search(a), a))
+    plain = [
+        a
+        for a in candidates
+        if name_tokens(a)[:1] not in (["new"], ["to"], ["target"], ["destination"])
+    ]
+    ranked = sorted(
+        plain or candidates,
+        key=lambda a: (nouns[a] != noun, a not in required, not ID_LIKE.search(a), a),
+    )
     primary = ranked[0] if ranked else None
     noun_for_primary = nouns[primary] if primary is not None else noun
     done: tuple[str, ...] = _DONE.get(verb or "", ()) if tool.is_write else ()
     output = thaw(tool.output_schema) if tool.output_schema is not None else None
     nest = output is not None and (
-        output.get("type") not in ("object", None) or "status" in (output.get("properties") or {})
+        output.get("type") not in ("object", None)
+        or "status" in (output.get("properties") or {})
         or not (output.get("properties") or output.get("type") == "object")
     )
     return ToolProfile(
@@ -311,7 +525,9 @@ def _statuses_from_text(text: str) -> tuple[str, ...]:
     if not m:
         return ()
     parts = re.split(r",|\bor\b|\band\b|/", m.group(1))
-    return tuple(p.strip().lower().replace(" ", "_") for p in parts if p.strip() and len(p.strip()) < 24)
+    return tuple(
+        p.strip().lower().replace(" ", "_") for p in parts if p.strip() and len(p.strip()) < 24
+    )
 
 
 def build_profile(spec: Spec) -> SpecProfile:
@@ -324,14 +540,24 @@ def build_profile(spec: Spec) -> SpecProfile:
         for arg in tp.locators:
             noun = tp.nouns[arg]
             current = sp.id_keys.get(noun)
-            if current is None or (arg.endswith("_id") and not current.endswith("_id")) or (
-                    len(arg) < len(current) and arg.endswith("_id") == current.endswith("_id")
-                    and not arg.startswith(("new_", "from_", "to_"))):
+            if (
+                current is None
+                or (arg.endswith("_id") and not current.endswith("_id"))
+                or (
+                    len(arg) < len(current)
+                    and arg.endswith("_id") == current.endswith("_id")
+                    and not arg.startswith(("new_", "from_", "to_"))
+                )
+            ):
                 sp.id_keys[noun] = arg
                 schema = tp.properties.get(arg)
                 sp.id_schemas[noun] = schema if isinstance(schema, Mapping) else {}
         for name, schema in tp.properties.items():
-            if isinstance(schema, Mapping) and isinstance(schema.get("enum"), list) and schema["enum"]:
+            if (
+                isinstance(schema, Mapping)
+                and isinstance(schema.get("enum"), list)
+                and schema["enum"]
+            ):
                 key = "status" if name == "status" else name
                 merged = list(sp.enums.get(key, ()))
                 merged.extend(e for e in schema["enum"] if e not in merged)
@@ -349,8 +575,16 @@ def build_profile(spec: Spec) -> SpecProfile:
         sp.extras[noun] = extras_for(" ".join(parts))
     entity_nouns = {tp.nouns[tp.primary] for tp in sp.tools.values() if tp.primary is not None}
     for name, tp in sp.tools.items():
-        checked = tuple(a for a in tp.locators if a not in tp.new_ids and (
-            ID_LIKE.search(a) or tp.nouns[a] in entity_nouns or (a == tp.primary and tp.kind != "create")))
+        checked = tuple(
+            a
+            for a in tp.locators
+            if a not in tp.new_ids
+            and (
+                ID_LIKE.search(a)
+                or tp.nouns[a] in entity_nouns
+                or (a == tp.primary and tp.kind != "create")
+            )
+        )
         if tp.family == "check":
             checked = tuple(a for a in checked if a == tp.primary)
         sp.tools[name] = replace(tp, checked=checked)

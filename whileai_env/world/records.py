@@ -68,8 +68,14 @@ def _order(c: RecordContext, noun: str, r: random.Random) -> Record:
     who = v.person(r)
     items = []
     for _ in range(r.randint(1, 3)):
-        items.append({"sku": c.id_for("product", r), "name": v.choice(r, v.PRODUCTS),
-                      "quantity": r.randint(1, 3), "unit_price": c.money(r, 6, 240)})
+        items.append(
+            {
+                "sku": c.id_for("product", r),
+                "name": v.choice(r, v.PRODUCTS),
+                "quantity": r.randint(1, 3),
+                "unit_price": c.money(r, 6, 240),
+            }
+        )
     total = round(math.fsum(i["quantity"] * i["unit_price"] for i in items), 2)
     status = c.status(noun, r, ("processing", "shipped", "delivered", "cancelled"))
     record: Record = {
@@ -80,7 +86,11 @@ def _order(c: RecordContext, noun: str, r: random.Random) -> Record:
         "items": items,
         "total": total,
         "currency": c.currency,
-        "payment": {"method": "card", "brand": v.choice(r, v.CARD_BRANDS), "last4": f"{r.randrange(10000):04d}"},
+        "payment": {
+            "method": "card",
+            "brand": v.choice(r, v.CARD_BRANDS),
+            "last4": f"{r.randrange(10000):04d}",
+        },
         "shipping_address": v.address(r),
     }
     if status in ("shipped", "delivered"):
@@ -94,19 +104,32 @@ def _flights(c: RecordContext, r: random.Random, legs: int, start: int) -> list[
     for i in range(legs):
         destination = v.choice(r, [a for a in v.AIRPORTS if a != origin])
         when = start + i * 6 * 3600
-        out.append({"flight_number": c.id_for("flight", r), "origin": origin, "destination": destination,
-                    "date": v.day(when), "departure_time": v.iso(when)[11:16]})
+        out.append(
+            {
+                "flight_number": c.id_for("flight", r),
+                "origin": origin,
+                "destination": destination,
+                "date": v.day(when),
+                "departure_time": v.iso(when)[11:16],
+            }
+        )
         origin = destination
     return out
 
 
 def _reservation(c: RecordContext, noun: str, r: random.Random) -> Record:
-    start = v.future(r, c.now, 2 * DAY, 90 * DAY) if r.random() < 0.8 else v.past(r, c.now, DAY, 20 * DAY)
+    start = (
+        v.future(r, c.now, 2 * DAY, 90 * DAY)
+        if r.random() < 0.8
+        else v.past(r, c.now, DAY, 20 * DAY)
+    )
     count = r.randint(1, 3)
     passengers = []
     for _ in range(count):
         p = v.person(r)
-        passengers.append({"first_name": p.first, "last_name": p.last, "date_of_birth": v.birth_date(r)})
+        passengers.append(
+            {"first_name": p.first, "last_name": p.last, "date_of_birth": v.birth_date(r)}
+        )
     record: Record = {
         status_field(noun): c.status(noun, r, ("confirmed", "confirmed", "ticketed", "cancelled")),
         "created_at": v.iso(v.past(r, c.now, 3600, 60 * DAY)),
@@ -125,7 +148,9 @@ def _flight(c: RecordContext, noun: str, r: random.Random) -> Record:
     origin = v.choice(r, v.AIRPORTS)
     depart = v.future(r, c.now, 3 * 3600, 30 * DAY)
     duration = r.randint(70, 720) * 60
-    status = c.status(noun, r, ("on_time", "on_time", "on_time", "delayed", "cancelled", "departed", "landed"))
+    status = c.status(
+        noun, r, ("on_time", "on_time", "on_time", "delayed", "cancelled", "departed", "landed")
+    )
     cabins = c.enums.get("cabin") or ("economy", "business")
     return {
         "origin": origin,
@@ -137,7 +162,9 @@ def _flight(c: RecordContext, noun: str, r: random.Random) -> Record:
         status_field(noun): status,
         "delay_minutes": r.randint(20, 300) if status == "delayed" else 0,
         "seats_available": {str(cab): r.randint(0, 30) for cab in cabins},
-        "fares": {str(cab): c.money(r, 79 * (i + 1), 900 * (i + 1)) for i, cab in enumerate(cabins)},
+        "fares": {
+            str(cab): c.money(r, 79 * (i + 1), 900 * (i + 1)) for i, cab in enumerate(cabins)
+        },
         "currency": c.currency,
     }
 
@@ -154,8 +181,14 @@ def _ticket(c: RecordContext, noun: str, r: random.Random) -> Record:
         "assignee": v.person(r).name if r.random() < 0.7 else None,
         "created_at": v.iso(created),
         "updated_at": v.iso(v.past(r, c.now, 60, max(120, c.now - created))),
-        "comments": [{"author": v.person(r).name, "body": v.choice(r, v.NOTES),
-                      "created_at": v.iso(v.past(r, c.now, 60, 5 * DAY))} for _ in range(r.randint(0, 2))],
+        "comments": [
+            {
+                "author": v.person(r).name,
+                "body": v.choice(r, v.NOTES),
+                "created_at": v.iso(v.past(r, c.now, 60, 5 * DAY)),
+            }
+            for _ in range(r.randint(0, 2))
+        ],
     }
 
 
@@ -233,8 +266,14 @@ def _transaction(c: RecordContext, noun: str, r: random.Random) -> Record:
 
 
 def _invoice(c: RecordContext, noun: str, r: random.Random) -> Record:
-    lines = [{"description": v.choice(r, v.PRODUCTS), "quantity": r.randint(1, 5), "unit_price": c.money(r, 10, 400)}
-             for _ in range(r.randint(1, 4))]
+    lines = [
+        {
+            "description": v.choice(r, v.PRODUCTS),
+            "quantity": r.randint(1, 5),
+            "unit_price": c.money(r, 10, 400),
+        }
+        for _ in range(r.randint(1, 4))
+    ]
     total = round(math.fsum(x["quantity"] * x["unit_price"] for x in lines), 2)
     status = c.status(noun, r, ("draft", "open", "open", "paid", "void"))
     issued = v.past(r, c.now, DAY, 90 * DAY)
@@ -246,7 +285,9 @@ def _invoice(c: RecordContext, noun: str, r: random.Random) -> Record:
         "total": total,
         "issued_at": v.iso(issued),
         "due_date": v.day(issued + 30 * DAY),
-        "payments": [{"payment_id": c.id_for("payment", r), "amount": total}] if status == "paid" else [],
+        "payments": [{"payment_id": c.id_for("payment", r), "amount": total}]
+        if status == "paid"
+        else [],
     }
 
 
@@ -261,46 +302,75 @@ def _payment(c: RecordContext, noun: str, r: random.Random) -> Record:
 
 
 def _payment_method(c: RecordContext, noun: str, r: random.Random) -> Record:
-    return {"type": "credit_card", "brand": v.choice(r, v.CARD_BRANDS), "last4": f"{r.randrange(10000):04d}",
-            "expiry": f"{r.randint(1, 12):02d}/{r.randint(27, 31)}"}
+    return {
+        "type": "credit_card",
+        "brand": v.choice(r, v.CARD_BRANDS),
+        "last4": f"{r.randrange(10000):04d}",
+        "expiry": f"{r.randint(1, 12):02d}/{r.randint(27, 31)}",
+    }
 
 
 def _product(c: RecordContext, noun: str, r: random.Random) -> Record:
-    return {"name": v.choice(r, v.PRODUCTS), "price": c.money(r, 4.99, 400), "currency": c.currency,
-            "stock": r.choice((0, r.randint(1, 12), r.randint(10, 400))), "category": v.choice(r, ("home", "kitchen", "bedding", "decor"))}
+    return {
+        "name": v.choice(r, v.PRODUCTS),
+        "price": c.money(r, 4.99, 400),
+        "currency": c.currency,
+        "stock": r.choice((0, r.randint(1, 12), r.randint(10, 400))),
+        "category": v.choice(r, ("home", "kitchen", "bedding", "decor")),
+    }
 
 
 def _subscription(c: RecordContext, noun: str, r: random.Random) -> Record:
-    return {"plan": v.choice(r, ("basic", "standard", "premium")),
-            status_field(noun): c.status(noun, r, ("active", "active", "past_due", "cancelled")),
-            "price": c.money(r, 4.99, 99), "currency": c.currency,
-            "renews_at": v.iso(v.future(r, c.now, DAY, 30 * DAY))}
+    return {
+        "plan": v.choice(r, ("basic", "standard", "premium")),
+        status_field(noun): c.status(noun, r, ("active", "active", "past_due", "cancelled")),
+        "price": c.money(r, 4.99, 99),
+        "currency": c.currency,
+        "renews_at": v.iso(v.future(r, c.now, DAY, 30 * DAY)),
+    }
 
 
 def _shipment(c: RecordContext, noun: str, r: random.Random) -> Record:
-    return {"carrier": v.choice(r, v.CARRIERS), "tracking_number": f"1Z{r.getrandbits(40):010X}",
-            status_field(noun): c.status(noun, r, ("label_created", "in_transit", "out_for_delivery", "delivered")),
-            "service": c.enum("service", r, ("standard", "express")),
-            "estimated_delivery": v.day(v.future(r, c.now, DAY, 7 * DAY)), "destination": v.address(r)}
+    return {
+        "carrier": v.choice(r, v.CARRIERS),
+        "tracking_number": f"1Z{r.getrandbits(40):010X}",
+        status_field(noun): c.status(
+            noun, r, ("label_created", "in_transit", "out_for_delivery", "delivered")
+        ),
+        "service": c.enum("service", r, ("standard", "express")),
+        "estimated_delivery": v.day(v.future(r, c.now, DAY, 7 * DAY)),
+        "destination": v.address(r),
+    }
 
 
 def _certificate(c: RecordContext, noun: str, r: random.Random) -> Record:
     issued = v.past(r, c.now, DAY, 200 * DAY)
-    return {"amount": c.money(r, 25, 400), "currency": c.currency,
-            status_field(noun): c.status(noun, r, ("active", "active", "redeemed")),
-            "issued_at": v.iso(issued), "expires_at": v.iso(issued + 365 * DAY)}
+    return {
+        "amount": c.money(r, 25, 400),
+        "currency": c.currency,
+        status_field(noun): c.status(noun, r, ("active", "active", "redeemed")),
+        "issued_at": v.iso(issued),
+        "expires_at": v.iso(issued + 365 * DAY),
+    }
 
 
 def _task(c: RecordContext, noun: str, r: random.Random) -> Record:
-    return {"title": v.choice(r, v.TICKET_SUBJECTS),
-            status_field(noun): c.status(noun, r, ("todo", "in_progress", "done")),
-            "assignee": v.person(r).name, "due_date": v.day(v.future(r, c.now, DAY, 20 * DAY)),
-            "priority": c.enum("priority", r, ("low", "medium", "high"))}
+    return {
+        "title": v.choice(r, v.TICKET_SUBJECTS),
+        status_field(noun): c.status(noun, r, ("todo", "in_progress", "done")),
+        "assignee": v.person(r).name,
+        "due_date": v.day(v.future(r, c.now, DAY, 20 * DAY)),
+        "priority": c.enum("priority", r, ("low", "medium", "high")),
+    }
 
 
 def _document(c: RecordContext, noun: str, r: random.Random) -> Record:
-    return {"title": v.choice(r, v.EMAIL_SUBJECTS), "owner": v.person(r).name,
-            "updated_at": v.iso(v.past(r, c.now, 600, 90 * DAY)), "content": v.choice(r, v.EMAIL_BODIES)}
+    return {
+        "title": v.choice(r, v.EMAIL_SUBJECTS),
+        "owner": v.person(r).name,
+        "updated_at": v.iso(v.past(r, c.now, 600, 90 * DAY)),
+        "content": v.choice(r, v.EMAIL_BODIES),
+    }
 
 
 def _generic(c: RecordContext, noun: str, r: random.Random) -> Record:
@@ -316,30 +386,93 @@ def _generic(c: RecordContext, noun: str, r: random.Random) -> Record:
 
 Template = Callable[[RecordContext, str, random.Random], Record]
 _TEMPLATES: dict[str, Template] = {
-    "order": _order, "purchase": _order, "cart": _order,
-    "reservation": _reservation, "booking": _reservation, "trip": _reservation, "itinerary": _reservation,
+    "order": _order,
+    "purchase": _order,
+    "cart": _order,
+    "reservation": _reservation,
+    "booking": _reservation,
+    "trip": _reservation,
+    "itinerary": _reservation,
     "flight": _flight,
-    "ticket": _ticket, "case": _ticket, "incident": _ticket, "issue": _ticket, "request": _ticket,
-    "event": _event, "meeting": _event, "appointment": _event,
-    "message": _message, "email": _message, "thread": _message, "mail": _message, "draft": _message,
-    "customer": _person, "user": _person, "member": _person, "profile": _person, "contact": _person,
-    "employee": _person, "passenger": _person, "patient": _person, "requester": _person,
-    "assignee": _person, "client": _person, "person": _person, "operator": _person, "traveller": _person,
-    "account": _account, "card": _card, "transaction": _transaction,
-    "invoice": _invoice, "bill": _invoice,
-    "payment": _payment, "refund": _payment, "charge": _payment, "transfer": _payment, "dispute": _payment,
-    "payment method": _payment_method, "method": _payment_method,
-    "product": _product, "item": _product, "sku": _product,
-    "subscription": _subscription, "plan": _subscription, "membership": _subscription,
-    "shipment": _shipment, "delivery": _shipment, "package": _shipment, "parcel": _shipment,
-    "certificate": _certificate, "credit": _certificate, "voucher": _certificate, "coupon": _certificate,
-    "task": _task, "todo": _task,
-    "document": _document, "note": _document, "page": _document, "article": _document, "report": _document,
+    "ticket": _ticket,
+    "case": _ticket,
+    "incident": _ticket,
+    "issue": _ticket,
+    "request": _ticket,
+    "event": _event,
+    "meeting": _event,
+    "appointment": _event,
+    "message": _message,
+    "email": _message,
+    "thread": _message,
+    "mail": _message,
+    "draft": _message,
+    "customer": _person,
+    "user": _person,
+    "member": _person,
+    "profile": _person,
+    "contact": _person,
+    "employee": _person,
+    "passenger": _person,
+    "patient": _person,
+    "requester": _person,
+    "assignee": _person,
+    "client": _person,
+    "person": _person,
+    "operator": _person,
+    "traveller": _person,
+    "account": _account,
+    "card": _card,
+    "transaction": _transaction,
+    "invoice": _invoice,
+    "bill": _invoice,
+    "payment": _payment,
+    "refund": _payment,
+    "charge": _payment,
+    "transfer": _payment,
+    "dispute": _payment,
+    "payment method": _payment_method,
+    "method": _payment_method,
+    "product": _product,
+    "item": _product,
+    "sku": _product,
+    "subscription": _subscription,
+    "plan": _subscription,
+    "membership": _subscription,
+    "shipment": _shipment,
+    "delivery": _shipment,
+    "package": _shipment,
+    "parcel": _shipment,
+    "certificate": _certificate,
+    "credit": _certificate,
+    "voucher": _certificate,
+    "coupon": _certificate,
+    "task": _task,
+    "todo": _task,
+    "document": _document,
+    "note": _document,
+    "page": _document,
+    "article": _document,
+    "report": _document,
 }
-OWNED_NOUNS = frozenset({
-    "reservation", "order", "ticket", "account", "card", "subscription", "invoice", "booking", "case",
-    "policy", "claim", "loan", "device", "certificate",
-})
+OWNED_NOUNS = frozenset(
+    {
+        "reservation",
+        "order",
+        "ticket",
+        "account",
+        "card",
+        "subscription",
+        "invoice",
+        "booking",
+        "case",
+        "policy",
+        "claim",
+        "loan",
+        "device",
+        "certificate",
+    }
+)
 
 
 def template_for(noun: str) -> Template:
@@ -361,38 +494,66 @@ def is_person(noun: str) -> bool:
 
 
 # Fields the spec's descriptions mention, added to the nouns they describe.
-_EXTRAS: tuple[tuple[re.Pattern[str], str, Callable[[RecordContext, random.Random], Any]], ...] = tuple(
-    (re.compile(pattern), name, fn) for pattern, name, fn in (
-        (r"date of birth|\bdob\b|birth ?date", "date_of_birth", lambda c, r: v.birth_date(r)),
-        (r"membership|\btier\b", "membership_tier", lambda c, r: c.enum("tier", r, v.TIERS)),
-        (r"payment method", "payment_methods", lambda c, r: [
-            {"id": c.id_for("payment method", r), **_payment_method(c, "payment method", r)}
-            for _ in range(r.randint(1, 3))]),
-        (r"department", "department", lambda c, r: v.choice(r, v.DEPARTMENTS)),
-        (r"\bmanager\b", "manager", lambda c, r: v.person(r).name),
-        (r"\bdevices?\b", "devices", lambda c, r: [v.choice(r, v.DEVICES) for _ in range(r.randint(1, 2))]),
-        (r"\block", "locked", lambda c, r: r.random() < 0.35),
-        (r"\bphone\b", "phone", lambda c, r: v.phone(r)),
-        (r"\baddress\b", "address", lambda c, r: v.address(r)),
-        (r"attendees", "attendees", lambda c, r: [v.email(r, work=True) for _ in range(r.randint(1, 4))]),
-        (r"\blocation\b", "location", lambda c, r: v.choice(r, v.LOCATIONS)),
-        (r"\bpriority\b", "priority", lambda c, r: c.enum("priority", r, ("low", "normal", "high"))),
-        (r"assignee", "assignee", lambda c, r: v.person(r).name),
-        (r"comment", "comments", lambda c, r: [{"author": v.person(r).name, "body": v.choice(r, v.NOTES)}]),
-        (r"\bnotes?\b", "notes", lambda c, r: v.choice(r, v.NOTES)),
-        (r"visibility|private", "private", lambda c, r: r.random() < 0.2),
-        (r"insurance", "travel_insurance", lambda c, r: r.random() < 0.3),
-        (r"\bbags?\b|baggage", "checked_bags", lambda c, r: r.randint(0, 3)),
-        (r"\bteam\b", "team", lambda c, r: v.choice(r, v.DEPARTMENTS)),
-        (r"permission", "permissions", lambda c, r: ["read", "write"] if r.random() < 0.6 else ["read"]),
-        (r"\bpayments\b", "payments", lambda c, r: []),
-        (r"\bbalance\b", "balance", lambda c, r: c.money(r)),
-        (r"\bdelay", "delay_minutes", lambda c, r: 0),
-        (r"recovery", "recovery_email", lambda c, r: v.email(r)),
-        (r"attachment", "attachments", lambda c, r: []),
-        (r"\bqueue\b", "queue", lambda c, r: c.enum("queue", r, ("service_desk",))),
-        (r"\bcategory\b", "category", lambda c, r: c.enum("category", r, ("other",))),
-        (r"\btotal", "total", lambda c, r: c.money(r)),
+_EXTRAS: tuple[tuple[re.Pattern[str], str, Callable[[RecordContext, random.Random], Any]], ...] = (
+    tuple(
+        (re.compile(pattern), name, fn)
+        for pattern, name, fn in (
+            (r"date of birth|\bdob\b|birth ?date", "date_of_birth", lambda c, r: v.birth_date(r)),
+            (r"membership|\btier\b", "membership_tier", lambda c, r: c.enum("tier", r, v.TIERS)),
+            (
+                r"payment method",
+                "payment_methods",
+                lambda c, r: [
+                    {"id": c.id_for("payment method", r), **_payment_method(c, "payment method", r)}
+                    for _ in range(r.randint(1, 3))
+                ],
+            ),
+            (r"department", "department", lambda c, r: v.choice(r, v.DEPARTMENTS)),
+            (r"\bmanager\b", "manager", lambda c, r: v.person(r).name),
+            (
+                r"\bdevices?\b",
+                "devices",
+                lambda c, r: [v.choice(r, v.DEVICES) for _ in range(r.randint(1, 2))],
+            ),
+            (r"\block", "locked", lambda c, r: r.random() < 0.35),
+            (r"\bphone\b", "phone", lambda c, r: v.phone(r)),
+            (r"\baddress\b", "address", lambda c, r: v.address(r)),
+            (
+                r"attendees",
+                "attendees",
+                lambda c, r: [v.email(r, work=True) for _ in range(r.randint(1, 4))],
+            ),
+            (r"\blocation\b", "location", lambda c, r: v.choice(r, v.LOCATIONS)),
+            (
+                r"\bpriority\b",
+                "priority",
+                lambda c, r: c.enum("priority", r, ("low", "normal", "high")),
+            ),
+            (r"assignee", "assignee", lambda c, r: v.person(r).name),
+            (
+                r"comment",
+                "comments",
+                lambda c, r: [{"author": v.person(r).name, "body": v.choice(r, v.NOTES)}],
+            ),
+            (r"\bnotes?\b", "notes", lambda c, r: v.choice(r, v.NOTES)),
+            (r"visibility|private", "private", lambda c, r: r.random() < 0.2),
+            (r"insurance", "travel_insurance", lambda c, r: r.random() < 0.3),
+            (r"\bbags?\b|baggage", "checked_bags", lambda c, r: r.randint(0, 3)),
+            (r"\bteam\b", "team", lambda c, r: v.choice(r, v.DEPARTMENTS)),
+            (
+                r"permission",
+                "permissions",
+                lambda c, r: ["read", "write"] if r.random() < 0.6 else ["read"],
+            ),
+            (r"\bpayments\b", "payments", lambda c, r: []),
+            (r"\bbalance\b", "balance", lambda c, r: c.money(r)),
+            (r"\bdelay", "delay_minutes", lambda c, r: 0),
+            (r"recovery", "recovery_email", lambda c, r: v.email(r)),
+            (r"attachment", "attachments", lambda c, r: []),
+            (r"\bqueue\b", "queue", lambda c, r: c.enum("queue", r, ("service_desk",))),
+            (r"\bcategory\b", "category", lambda c, r: c.enum("category", r, ("other",))),
+            (r"\btotal", "total", lambda c, r: c.money(r)),
+        )
     )
 )
 
@@ -421,9 +582,31 @@ def build_record(c: RecordContext, noun: str, r: random.Random) -> Record:
 
 
 SUMMARY_FIELDS = (
-    "name", "title", "subject", "from", "origin", "destination", "date", "departure_time", "start_time",
-    "end_time", "sent_at", "created_at", "posted_at", "issued_at", "merchant", "amount", "total", "price",
-    "currency", "email", "customer_email", "requester_email", "priority", "private", "cabin",
+    "name",
+    "title",
+    "subject",
+    "from",
+    "origin",
+    "destination",
+    "date",
+    "departure_time",
+    "start_time",
+    "end_time",
+    "sent_at",
+    "created_at",
+    "posted_at",
+    "issued_at",
+    "merchant",
+    "amount",
+    "total",
+    "price",
+    "currency",
+    "email",
+    "customer_email",
+    "requester_email",
+    "priority",
+    "private",
+    "cabin",
 )
 
 
@@ -437,6 +620,9 @@ def summary(record: Mapping[str, Any], noun: str, limit: int = 7) -> Record:
         if name in record and len(out) < limit:
             out[name] = record[name]
     if "flights" in record and "flights" not in out:
-        out["flights"] = [f"{f.get('flight_number')} {f.get('origin')}-{f.get('destination')} {f.get('date')}"
-                          for f in record["flights"] if isinstance(f, Mapping)]
+        out["flights"] = [
+            f"{f.get('flight_number')} {f.get('origin')}-{f.get('destination')} {f.get('date')}"
+            for f in record["flights"]
+            if isinstance(f, Mapping)
+        ]
     return out

@@ -23,18 +23,102 @@ from whileai_env.world.records import has_template, summary
 from whileai_env.world.store import Entity, copy_json, set_checked_fact
 from whileai_env.world.values import iso
 
-_LIMIT_ARGS = ("limit", "max_results", "page_size", "pageSize", "per_page", "top", "count", "n", "size", "maxResults")
-_FIELD_VERBS = frozenset({"update", "edit", "modify", "change", "set", "patch", "put", "rename", "move", "assign",
-                          "correct", "replace", "reschedule", "rebook", "mark", "unlock", "lock", "reset"})
-_QUIET_ARGS = frozenset({"currency", "reason", "note", "notes", "details", "description", "memo", "comment",
-                         "reference", "amount", "message", "body", "summary"})
+_LIMIT_ARGS = (
+    "limit",
+    "max_results",
+    "page_size",
+    "pageSize",
+    "per_page",
+    "top",
+    "count",
+    "n",
+    "size",
+    "maxResults",
+)
+_FIELD_VERBS = frozenset(
+    {
+        "update",
+        "edit",
+        "modify",
+        "change",
+        "set",
+        "patch",
+        "put",
+        "rename",
+        "move",
+        "assign",
+        "correct",
+        "replace",
+        "reschedule",
+        "rebook",
+        "mark",
+        "unlock",
+        "lock",
+        "reset",
+    }
+)
+_QUIET_ARGS = frozenset(
+    {
+        "currency",
+        "reason",
+        "note",
+        "notes",
+        "details",
+        "description",
+        "memo",
+        "comment",
+        "reference",
+        "amount",
+        "message",
+        "body",
+        "summary",
+    }
+)
 _SPENDING = frozenset({"transfer", "pay", "withdraw", "charge", "send"})
-_PREFERRED_NEW = ("new", "open", "confirmed", "scheduled", "active", "pending", "processing", "submitted", "sent", "draft")
-_CREATED_STATUS = {"reservation": "confirmed", "order": "processing", "ticket": "open", "payment": "pending",
-                   "transfer": "completed", "dispute": "open", "refund": "pending", "shipment": "label_created",
-                   "task": "todo", "invoice": "draft", "subscription": "active", "certificate": "active"}
-_FX = {"USD": 1.0, "EUR": 0.92, "GBP": 0.79, "JPY": 151.2, "CAD": 1.36, "AUD": 1.52, "CHF": 0.88, "INR": 83.1,
-       "BRL": 5.02, "SEK": 10.6, "PLN": 3.98, "NOK": 10.7, "DKK": 6.86, "MXN": 17.1, "SGD": 1.35, "CNY": 7.19}
+_PREFERRED_NEW = (
+    "new",
+    "open",
+    "confirmed",
+    "scheduled",
+    "active",
+    "pending",
+    "processing",
+    "submitted",
+    "sent",
+    "draft",
+)
+_CREATED_STATUS = {
+    "reservation": "confirmed",
+    "order": "processing",
+    "ticket": "open",
+    "payment": "pending",
+    "transfer": "completed",
+    "dispute": "open",
+    "refund": "pending",
+    "shipment": "label_created",
+    "task": "todo",
+    "invoice": "draft",
+    "subscription": "active",
+    "certificate": "active",
+}
+_FX = {
+    "USD": 1.0,
+    "EUR": 0.92,
+    "GBP": 0.79,
+    "JPY": 151.2,
+    "CAD": 1.36,
+    "AUD": 1.52,
+    "CHF": 0.88,
+    "INR": 83.1,
+    "BRL": 5.02,
+    "SEK": 10.6,
+    "PLN": 3.98,
+    "NOK": 10.7,
+    "DKK": 6.86,
+    "MXN": 17.1,
+    "SGD": 1.35,
+    "CNY": 7.19,
+}
 
 
 class ArgumentProblem(ValueError):
@@ -80,10 +164,16 @@ def _subject_entity(call: Call) -> tuple[str, Entity] | None:
 
 def _keyless_entity(call: Call) -> Entity:
     """The record of a tool that takes no locator (``get_current_user``): one per arguments."""
-    ident = str(call.ctx.id_for(call.profile.noun, call.store.rng_for("keyless", call.profile.name,
-                                                                       canonical_json(call.args))))
+    ident = str(
+        call.ctx.id_for(
+            call.profile.noun,
+            call.store.rng_for("keyless", call.profile.name, canonical_json(call.args)),
+        )
+    )
     plan = call.store.plan
-    if not (plan.state == "missing" and ident in plan.values):  # the task's missing entity stays missing
+    if not (
+        plan.state == "missing" and ident in plan.values
+    ):  # the task's missing entity stays missing
         call.store.override[ident] = True
     return call.store.entity(call.profile.noun, ident)
 
@@ -92,7 +182,11 @@ def _read_view(call: Call, ent: Entity) -> dict[str, Any]:
     id_key = call.spec.id_key(ent.noun)
     view = ent.view(id_key)
     for arg, value in call.args.items():
-        if arg in call.profile.locators or role_of(arg) != "text" or type(value) not in (str, int, float, bool):
+        if (
+            arg in call.profile.locators
+            or role_of(arg) != "text"
+            or type(value) not in (str, int, float, bool)
+        ):
             continue
         target = resolve_field(view, arg)
         if target is not None and target != id_key and type(view[target]) is type(value):
@@ -103,8 +197,11 @@ def _read_view(call: Call, ent: Entity) -> dict[str, Any]:
 def _ambiguity(ent: Entity, arg: str) -> dict[str, Any]:
     if ent.twin is None:
         return {}
-    return {"ambiguous": True, "matches": 2,
-            "warning": f"2 records match {arg} {ent.ident}; the change was applied to the first one"}
+    return {
+        "ambiguous": True,
+        "matches": 2,
+        "warning": f"2 records match {arg} {ent.ident}; the change was applied to the first one",
+    }
 
 
 # -- reads ---------------------------------------------------------------------------------
@@ -134,10 +231,22 @@ def check(call: Call) -> dict[str, Any]:
     found = _subject_entity(call)
     ent = found[1] if found else _keyless_entity(call)
     ent.seen = True
-    words = set(name_tokens(call.profile.name)) | set(name_tokens(call.profile.tool.description)[:12])
-    verdict = "verified" if "verify" in words else "valid" if "validate" in words else (
-        "eligible" if any(w.startswith("eligib") for w in words) else
-        "available" if any(w.startswith("availab") for w in words) else "passed")
+    words = set(name_tokens(call.profile.name)) | set(
+        name_tokens(call.profile.tool.description)[:12]
+    )
+    verdict = (
+        "verified"
+        if "verify" in words
+        else "valid"
+        if "validate" in words
+        else (
+            "eligible"
+            if any(w.startswith("eligib") for w in words)
+            else "available"
+            if any(w.startswith("availab") for w in words)
+            else "passed"
+        )
+    )
     compared, matched = [], True
     for arg, value in call.args.items():
         if arg == (found[0] if found else None) or type(value) not in (str, int, float, bool):
@@ -154,7 +263,9 @@ def check(call: Call) -> dict[str, Any]:
     if compared:
         out["checked"] = compared
     if not matched:
-        out["reason"] = "the details given do not match our records" if compared else "the check did not pass"
+        out["reason"] = (
+            "the details given do not match our records" if compared else "the check did not pass"
+        )
     return out
 
 
@@ -167,8 +278,12 @@ def money(call: Call) -> dict[str, Any]:
     found = _subject_entity(call)
     now = iso(call.now)
     if words & {"exchange", "rate", "rates", "convert", "conversion", "fx"}:
-        codes = [v for k, v in call.args.items() if isinstance(v, str) and len(v) == 3 and v.isupper()]
-        base, quote = [*codes, call.ctx.currency, "EUR"][:2] if codes else (call.ctx.currency, "EUR")
+        codes = [
+            v for k, v in call.args.items() if isinstance(v, str) and len(v) == 3 and v.isupper()
+        ]
+        base, quote = (
+            [*codes, call.ctx.currency, "EUR"][:2] if codes else (call.ctx.currency, "EUR")
+        )
         r = call.rng("fx")
         rate = _FX.get(quote, 0.5 + r.random() * 4) / _FX.get(base, 0.5 + r.random() * 4)
         rate = round(rate * (1 + (r.random() - 0.5) * 0.01), 6)
@@ -181,11 +296,25 @@ def money(call: Call) -> dict[str, Any]:
         ent = found[1]
         ent.seen = True
         rec = ent.record
-        fields = {k: rec[k] for k in ("balance", "available_balance", "price", "total", "amount", "fares") if k in rec}
+        fields = {
+            k: rec[k]
+            for k in ("balance", "available_balance", "price", "total", "amount", "fares")
+            if k in rec
+        }
         if fields:
-            return ok(call.echo(), **copy_json(fields), currency=rec.get("currency", call.ctx.currency), as_of=now)
-    word = next((w for w in ("balance", "fare", "fee", "price", "cost", "total") if w in words), "amount")
-    return ok(call.echo(), **{word: call.ctx.money(call.rng("amount")), "currency": call.ctx.currency, "as_of": now})
+            return ok(
+                call.echo(),
+                **copy_json(fields),
+                currency=rec.get("currency", call.ctx.currency),
+                as_of=now,
+            )
+    word = next(
+        (w for w in ("balance", "fare", "fee", "price", "cost", "total") if w in words), "amount"
+    )
+    return ok(
+        call.echo(),
+        **{word: call.ctx.money(call.rng("amount")), "currency": call.ctx.currency, "as_of": now},
+    )
 
 
 def _limit(call: Call) -> int | None:
@@ -200,7 +329,11 @@ def _filters(call: Call, noun: str, sample: dict[str, Any]) -> dict[str, Any]:
     """The arguments that narrow a list (``status="open"``), mapped to record fields."""
     out: dict[str, Any] = {}
     for arg, value in call.args.items():
-        if arg in call.profile.locators or arg in _LIMIT_ARGS or type(value) not in (str, int, bool):
+        if (
+            arg in call.profile.locators
+            or arg in _LIMIT_ARGS
+            or type(value) not in (str, int, bool)
+        ):
             continue
         if role_of(arg) == "text" and word_set(arg) & {"query", "q", "keyword", "search"}:
             continue
@@ -219,7 +352,9 @@ def listing(call: Call) -> dict[str, Any]:
     for arg in p.checked:
         value = call.args.get(arg)
         if type(value) in (str, int) and not store.exists(value):
-            if ID_LIKE.search(arg) or str(value) in store.plan.values:  # an id, or the entity the task names
+            if (
+                ID_LIKE.search(arg) or str(value) in store.plan.values
+            ):  # an id, or the entity the task names
                 return not_found(p.nouns[arg], value, arg)
             return ok(echo, items=[], count=0)
     noun = p.noun
@@ -231,11 +366,18 @@ def listing(call: Call) -> dict[str, Any]:
         link = store.field_for(noun, subject[0])
         filters[link or subject[0]] = call.args[subject[0]]
     ids = _listed_ids(call, subject, noun)
-    if subject is not None and store.plan.values.get(subject[1]) and store.plan.state == "duplicate":
+    if (
+        subject is not None
+        and store.plan.values.get(subject[1])
+        and store.plan.state == "duplicate"
+    ):
         ent = store.entity(noun, _duplicate_id(call, subject[1], noun))
         ent.writable().update(filters)
         ent.twin = {**(ent.twin or store.build(noun, ent.ident, "twin")), **filters}
-        items = [{id_key: i[id_key], **copy_json(summary(i, noun))} for i in (ent.view(id_key), ent.twin_view(id_key))]
+        items = [
+            {id_key: i[id_key], **copy_json(summary(i, noun))}
+            for i in (ent.view(id_key), ent.twin_view(id_key))
+        ]
         store.register(items)
         return ok(echo, items=items, count=2)
     items = []
@@ -276,7 +418,11 @@ def _listed_ids(call: Call, subject: tuple[str, str] | None, noun: str) -> list[
     r = call.rng("list")
     ids = [str(call.ctx.id_for(noun, r)) for _ in range(r.randint(low, high))]
     if subject is not None:
-        stated = [v for v, arg in store.plan.values.items() if (locator_noun(arg) or call.profile.noun) == noun]
+        stated = [
+            v
+            for v, arg in store.plan.values.items()
+            if (locator_noun(arg) or call.profile.noun) == noun
+        ]
         if subject[1] in store.plan.values and store.plan.state != "missing" and stated:
             ids = stated[:1] + ids[: max(0, len(ids) - 1)]
     return ids
@@ -290,16 +436,40 @@ def already_done(call: Call, ent: Entity, arg: str) -> dict[str, Any]:
     when = ent.record.get("updated_at")
     state = f"is already {status}" if status else "was already done"
     since = f" (since {when})" if when else ""
-    return error("already_done", f"{ent.noun} {ent.ident} {state}{since}; {call.profile.name} made no change",
-                 field=arg, state=status)
+    return error(
+        "already_done",
+        f"{ent.noun} {ent.ident} {state}{since}; {call.profile.name} made no change",
+        field=arg,
+        state=status,
+    )
 
 
-_CHANGE_WRAPPERS = frozenset({"patch", "update", "updates", "field", "fields", "change", "changes", "set", "attribute",
-                              "attributes", "data", "properties", "values"})
+_CHANGE_WRAPPERS = frozenset(
+    {
+        "patch",
+        "update",
+        "updates",
+        "field",
+        "fields",
+        "change",
+        "changes",
+        "set",
+        "attribute",
+        "attributes",
+        "data",
+        "properties",
+        "values",
+    }
+)
 
 
-def _changes(record: Mapping[str, Any], args: Mapping[str, Any], status_name: str,
-             statuses: Callable[[str], tuple[str, ...]], depth: int = 0) -> dict[str, Any]:
+def _changes(
+    record: Mapping[str, Any],
+    args: Mapping[str, Any],
+    status_name: str,
+    statuses: Callable[[str], tuple[str, ...]],
+    depth: int = 0,
+) -> dict[str, Any]:
     """The fields ``args`` change, as flat names: an object that wraps the changes
     (``update: {priority: ...}``, ``patch``, ``fields``) is opened, however deep, and a
     ``status``/``state`` argument holding one of the noun's statuses (or of its own enum) sets the
@@ -310,15 +480,22 @@ def _changes(record: Mapping[str, Any], args: Mapping[str, Any], status_name: st
         if isinstance(value, dict) and value and depth < 4 and _wraps_changes(record, arg, value):
             for k, v in _changes(record, value, status_name, statuses, depth + 1).items():
                 out.setdefault(k, v)
-        elif word_set(arg) & {"status", "state"} and status_name in record and isinstance(value, str) \
-                and value in statuses(arg) and resolve_field(record, arg) in (None, status_name):
+        elif (
+            word_set(arg) & {"status", "state"}
+            and status_name in record
+            and isinstance(value, str)
+            and value in statuses(arg)
+            and resolve_field(record, arg) in (None, status_name)
+        ):
             out[status_name] = value
         else:
             out[arg] = value
     return out
 
 
-def _status_options(store: Any, ent: Entity, record: Mapping[str, Any], arg: str) -> tuple[str, ...]:
+def _status_options(
+    store: Any, ent: Entity, record: Mapping[str, Any], arg: str
+) -> tuple[str, ...]:
     """The statuses ``arg`` may set: the noun's, and the argument's own enum when it holds the
     record's current status (``state: open|closed``; an enum of US states does not)."""
     enum = store.spec.enums.get(arg, ())
@@ -331,7 +508,9 @@ def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]
     name = resolve_field(record, arg)
     if name is not None and isinstance(record.get(name), dict):
         return False
-    return bool(set(name_tokens(arg)) & _CHANGE_WRAPPERS) or any(resolve_field(record, k) for k in value)
+    return bool(set(name_tokens(arg)) & _CHANGE_WRAPPERS) or any(
+        resolve_field(record, k) for k in value
+    )
 
 
 def _apply(record: dict[str, Any], args: dict[str, Any], skip: set[str], *, add: bool) -> list[str]:
@@ -349,7 +528,9 @@ def _apply(record: dict[str, Any], args: dict[str, Any], skip: set[str], *, add:
         items = record.get(list_field) if list_field else None
         if isinstance(items, list):
             if not 0 <= value < len(items) or not isinstance(items[value], dict):
-                raise ArgumentProblem(arg, f"{arg}: {value} is out of range: there are {len(items)} {list_field}")
+                raise ArgumentProblem(
+                    arg, f"{arg}: {value} is out of range: there are {len(items)} {list_field}"
+                )
             record[list_field] = items = copy_json(items)  # type: ignore[index]
             target = items[value]
             skip = skip | {arg}
@@ -357,7 +538,11 @@ def _apply(record: dict[str, Any], args: dict[str, Any], skip: set[str], *, add:
         if arg in skip:
             continue
         name = resolve_field(target, arg)
-        if name is not None and isinstance(target[name], list | dict) and not isinstance(value, list | dict):
+        if (
+            name is not None
+            and isinstance(target[name], list | dict)
+            and not isinstance(value, list | dict)
+        ):
             name = None
         holder = target
         if name is None and target is record:
@@ -411,8 +596,13 @@ def write(call: Call) -> dict[str, Any]:
         return ok(call.echo(), deleted=True, deleted_at=now, **flags)
     verb = p.verb or ""
     name_noun = p.name_noun
-    creates = not p.done and verb not in _FIELD_VERBS and name_noun != ent.noun and not has_template(name_noun) \
+    creates = (
+        not p.done
+        and verb not in _FIELD_VERBS
+        and name_noun != ent.noun
+        and not has_template(name_noun)
         and resolve_field(ent.record, name_noun) is None
+    )
     if creates and verb in _SPENDING:
         return _create(call, ent, flags)
     changed: list[str] = []
@@ -422,7 +612,10 @@ def write(call: Call) -> dict[str, Any]:
         rec[field_name] = store.adapt_status(ent.noun, p.done)
         changed.append(field_name)
     skip = {a for a in p.locators if a == p.primary}
-    amount = next((v for k, v in call.args.items() if "amount" in word_set(k) and type(v) in (int, float)), None)
+    amount = next(
+        (v for k, v in call.args.items() if "amount" in word_set(k) and type(v) in (int, float)),
+        None,
+    )
     if amount is not None and verb == "refund":
         rec["refunded_amount"] = round(math.fsum([rec.get("refunded_amount", 0), amount]), 2)
         changed.append("refunded_amount")
@@ -432,7 +625,9 @@ def write(call: Call) -> dict[str, Any]:
         rec[slug(name_noun)] = {**applied, "applied_at": now}
         changed.append(slug(name_noun))
     else:
-        changes = _changes(rec, call.args, field_name, lambda arg: _status_options(store, ent, rec, arg))
+        changes = _changes(
+            rec, call.args, field_name, lambda arg: _status_options(store, ent, rec, arg)
+        )
         changed += _apply(rec, changes, skip | ({field_name} if p.done else set()), add=True)
     if "locked" in rec and verb in ("lock", "unlock"):
         rec["locked"] = verb == "lock"
@@ -457,7 +652,9 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
     if field_name in rec:
         pool = store.spec.statuses.get(noun, ())
         default = _CREATED_STATUS.get(noun) or _CREATED_STATUS.get(noun.split()[-1], "active")
-        rec[field_name] = next((s for s in _PREFERRED_NEW if s in pool), None) or (pool[0] if pool else default)
+        rec[field_name] = next((s for s in _PREFERRED_NEW if s in pool), None) or (
+            pool[0] if pool else default
+        )
     now = iso(call.now)
     rec["created_at"] = now
     store.create(noun, ident, rec)
@@ -470,7 +667,9 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
         if not call.present(arg):
             continue
         ref_noun = p.nouns[arg]
-        is_parent = parent is not None and parent.noun == ref_noun and parent.ident == str(call.args[arg])
+        is_parent = (
+            parent is not None and parent.noun == ref_noun and parent.ident == str(call.args[arg])
+        )
         shape = store.sample(ref_noun)
         if not (is_parent or ids_field in shape or children_field in shape):
             continue
@@ -484,10 +683,21 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
             body = {k: copy_json(v) for k, v in call.args.items() if k not in p.locators}
             target[children_field] = [*children, {id_key: ident, **body, "created_at": now}]
         if is_parent and p.name_noun != ref_noun:
-            _apply(target, {k: v for k, v in call.args.items() if k not in _QUIET_ARGS and word_set(k)},
-                   set(p.locators), add=False)
+            _apply(
+                target,
+                {k: v for k, v in call.args.items() if k not in _QUIET_ARGS and word_set(k)},
+                set(p.locators),
+                add=False,
+            )
         if p.verb in _SPENDING and "balance" in target and is_parent:
-            amount = next((v for k, v in call.args.items() if "amount" in word_set(k) and type(v) in (int, float)), 0)
+            amount = next(
+                (
+                    v
+                    for k, v in call.args.items()
+                    if "amount" in word_set(k) and type(v) in (int, float)
+                ),
+                0,
+            )
             for key in ("balance", "available_balance"):
                 if isinstance(target.get(key), int | float):
                     target[key] = round(target[key] - amount, 2)
@@ -504,8 +714,13 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
 def handoff(call: Call) -> dict[str, Any]:
     """A hand-off to a person: a queue position and an expected wait."""
     r = call.rng("handoff")
-    return ok(call.echo(), handoff_id=f"HO-{r.randrange(10**5, 10**6)}", queue="general support",
-              position_in_queue=r.randint(1, 9), estimated_wait_minutes=r.choice((2, 4, 5, 8, 12, 20)))
+    return ok(
+        call.echo(),
+        handoff_id=f"HO-{r.randrange(10**5, 10**6)}",
+        queue="general support",
+        position_in_queue=r.randint(1, 9),
+        estimated_wait_minutes=r.choice((2, 4, 5, 8, 12, 20)),
+    )
 
 
 def calculator(call: Call) -> dict[str, Any]:
@@ -518,13 +733,25 @@ def calculator(call: Call) -> dict[str, Any]:
             expression = call.args[arg]
             return ok(expression=expression, result=evaluate(expression))
         numbers = _numbers(call)
-        op = next((v for v in call.args.values() if isinstance(v, str) and v.strip().lower() in OPERATION_NAMES), None)
+        op = next(
+            (
+                v
+                for v in call.args.values()
+                if isinstance(v, str) and v.strip().lower() in OPERATION_NAMES
+            ),
+            None,
+        )
         if op is not None and len(numbers) >= 2:
             return ok(result=apply_operation(op, numbers[0], numbers[1]))
     except CalculatorError as exc:
         field = arg or "arguments"
         return error("rejected", f"{field}: {exc}", field=field, problem="invalid")
-    return error("rejected", "arguments: give an expression to evaluate", field=arg or "arguments", problem="missing")
+    return error(
+        "rejected",
+        "arguments: give an expression to evaluate",
+        field=arg or "arguments",
+        problem="missing",
+    )
 
 
 def _numbers(call: Call) -> list[float]:

@@ -16,24 +16,101 @@ from typing import Any
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.spec.arguments import schema_types
 
-_PATH_WORDS = frozenset({"path", "paths", "file", "files", "filename", "filenames", "filepath", "dir", "dirs",
-                         "directory", "directories", "folder", "folders", "dirname", "cwd", "workdir"})
-_NOT_PATH = frozenset({"content", "contents", "type", "size", "mode", "format", "count", "data", "text", "body",
-                       "encoding", "extension", "permission", "permissions", "id", "ids",
-                       "repo", "repository", "root", "project", "workspace", "worktree"})
-_ENDS = frozenset({"source", "src", "destination", "dest", "dst", "target", "from", "to", "old", "new"})
+_PATH_WORDS = frozenset(
+    {
+        "path",
+        "paths",
+        "file",
+        "files",
+        "filename",
+        "filenames",
+        "filepath",
+        "dir",
+        "dirs",
+        "directory",
+        "directories",
+        "folder",
+        "folders",
+        "dirname",
+        "cwd",
+        "workdir",
+    }
+)
+_NOT_PATH = frozenset(
+    {
+        "content",
+        "contents",
+        "type",
+        "size",
+        "mode",
+        "format",
+        "count",
+        "data",
+        "text",
+        "body",
+        "encoding",
+        "extension",
+        "permission",
+        "permissions",
+        "id",
+        "ids",
+        "repo",
+        "repository",
+        "root",
+        "project",
+        "workspace",
+        "worktree",
+    }
+)
+_ENDS = frozenset(
+    {"source", "src", "destination", "dest", "dst", "target", "from", "to", "old", "new"}
+)
 _DESTINATION = frozenset({"destination", "dest", "dst", "target", "to", "new"})
 _PATH_TEXT = ("path", "file", "directory", "folder")
-_CONTENT_WORDS = frozenset({"content", "contents", "text", "body", "data", "code", "source", "lines", "line"})
-_QUERY_WORDS = frozenset({"query", "pattern", "regex", "regexp", "q", "search", "keyword", "keywords", "term",
-                          "needle", "glob", "grep"})
+_CONTENT_WORDS = frozenset(
+    {"content", "contents", "text", "body", "data", "code", "source", "lines", "line"}
+)
+_QUERY_WORDS = frozenset(
+    {
+        "query",
+        "pattern",
+        "regex",
+        "regexp",
+        "q",
+        "search",
+        "keyword",
+        "keywords",
+        "term",
+        "needle",
+        "glob",
+        "grep",
+    }
+)
 _COMMAND_WORDS = frozenset({"command", "cmd", "script", "commandline", "shell"})
 _ARGV_WORDS = frozenset({"argv", "args", "arguments", "command", "cmd"})
 _EXPRESSION_WORDS = frozenset({"expression", "expr", "formula", "equation", "calculation", "math"})
-_CALCULATOR_WORDS = frozenset({"calculator", "calculate", "calc", "evaluate", "eval", "math", "arithmetic"})
+_CALCULATOR_WORDS = frozenset(
+    {"calculator", "calculate", "calc", "evaluate", "eval", "math", "arithmetic"}
+)
 #: Names of the operand that comes second (``a - b``, ``minuend - subtrahend``, ``base ** exponent``).
-_SECOND_OPERAND = frozenset({"b", "y", "subtrahend", "divisor", "denominator", "exponent", "whole", "second",
-                             "num2", "number2", "decimals", "places", "precision", "base_of"})
+_SECOND_OPERAND = frozenset(
+    {
+        "b",
+        "y",
+        "subtrahend",
+        "divisor",
+        "denominator",
+        "exponent",
+        "whole",
+        "second",
+        "num2",
+        "number2",
+        "decimals",
+        "places",
+        "precision",
+        "base_of",
+    }
+)
 _FREE_INPUT = frozenset({"input", "query", "q", "text", "question", "problem"})
 
 
@@ -90,8 +167,12 @@ class Roles:
         return next((p for p in self.paths if p != self.destination), None)
 
 
-def _first(props: Mapping[str, Any], words: frozenset[str], skip: tuple[str, ...] = ()) -> str | None:
-    return next((a for a, s in props.items() if a not in skip and _words(a) & words and _is_string(s)), None)
+def _first(
+    props: Mapping[str, Any], words: frozenset[str], skip: tuple[str, ...] = ()
+) -> str | None:
+    return next(
+        (a for a, s in props.items() if a not in skip and _words(a) & words and _is_string(s)), None
+    )
 
 
 def _expression(props: Mapping[str, Any], tool_words: set[str]) -> str | None:
@@ -106,17 +187,41 @@ def find_roles(tool_name: str, props: Mapping[str, Any], required: tuple[str, ..
     order of the ``required`` list (the author's order: a loaded schema's keys are sorted), then
     the optional ones, so ``subtract(minuend, subtrahend)`` and ``cp(source, destination)`` keep theirs."""
     order = {name: i for i, name in enumerate(required)}
-    props = {a: props[a] for a in sorted(props, key=lambda a: order.get(a, len(order)))
-             if isinstance(props[a], Mapping)}
+    props = {
+        a: props[a]
+        for a in sorted(props, key=lambda a: order.get(a, len(order)))
+        if isinstance(props[a], Mapping)
+    }
     paths = tuple(a for a, s in props.items() if is_path(a, s))
-    destination = next((p for p in paths if _words(p) & _DESTINATION), paths[1] if len(paths) > 1 else None)
-    command = next((a for a, s in props.items() if _words(a) & _COMMAND_WORDS and _is_string(s)
-                    and not _is_string_list(s)), None)
-    argv = next((a for a, s in props.items() if _words(a) & _ARGV_WORDS and _is_string_list(s)), None)
-    numbers = tuple(sorted((a for a, s in props.items() if schema_types(s) & {"number", "integer"}
-                            or ("array" in schema_types(s) and isinstance(s.get("items"), Mapping)
-                                and schema_types(s["items"]) & {"number", "integer"})),
-                           key=lambda a: bool(_words(a) & _SECOND_OPERAND)))
+    destination = next(
+        (p for p in paths if _words(p) & _DESTINATION), paths[1] if len(paths) > 1 else None
+    )
+    command = next(
+        (
+            a
+            for a, s in props.items()
+            if _words(a) & _COMMAND_WORDS and _is_string(s) and not _is_string_list(s)
+        ),
+        None,
+    )
+    argv = next(
+        (a for a, s in props.items() if _words(a) & _ARGV_WORDS and _is_string_list(s)), None
+    )
+    numbers = tuple(
+        sorted(
+            (
+                a
+                for a, s in props.items()
+                if schema_types(s) & {"number", "integer"}
+                or (
+                    "array" in schema_types(s)
+                    and isinstance(s.get("items"), Mapping)
+                    and schema_types(s["items"]) & {"number", "integer"}
+                )
+            ),
+            key=lambda a: bool(_words(a) & _SECOND_OPERAND),
+        )
+    )
     return Roles(
         paths=paths,
         destination=destination,

@@ -39,14 +39,45 @@ from whileai_env.world.patterns import matches, sample
 _MAX_DEPTH = 10
 _NONE: Any = object()
 _JSON_TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
-_YES_NO_WORDS = (("is",), ("has",), ("needs",), ("should",), ("enable",), ("include",), ("allow",), ("use",))
+_YES_NO_WORDS = (
+    ("is",),
+    ("has",),
+    ("needs",),
+    ("should",),
+    ("enable",),
+    ("include",),
+    ("allow",),
+    ("use",),
+)
 #: Concepts whose own maker beats an example from the description: a person's details (the example
 #: is one fixed person) and code (examples are often fragments of it).
-_MADE_FIRST = frozenset({"first_name", "last_name", "person_name", "email", "username", "phone", "e164", "street",
-                         "city", "postcode", "region", "country_code", "country_code3", "country_name", "company",
-                         "address", "birth_date", "javascript", "python", "sql", "command", "expression"})
+_MADE_FIRST = frozenset(
+    {
+        "first_name",
+        "last_name",
+        "person_name",
+        "email",
+        "username",
+        "phone",
+        "e164",
+        "street",
+        "city",
+        "postcode",
+        "region",
+        "country_code",
+        "country_code3",
+        "country_name",
+        "company",
+        "address",
+        "birth_date",
+        "javascript",
+        "python",
+        "sql",
+        "command",
+        "expression",
+    }
+)
 _NUMERIC_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
-
 
 
 def _is_number(value: Any) -> TypeGuard[int | float]:
@@ -58,6 +89,7 @@ def _int_key(schema: Mapping[str, Any], key: str, default: int | None) -> Any:
     """``schema[key]`` when it is an integer (not a bool), else ``default``."""
     value = schema.get(key)
     return value if type(value) is int else default
+
 
 def resolve(schema: Any, root: Mapping[str, Any]) -> Any:
     """``schema`` with a local ``$ref`` (``#/$defs/X``, ``#/definitions/X``) replaced by its target."""
@@ -130,7 +162,11 @@ class Walker:
             return None if hint is _NONE else hint
         if schema.get("allOf"):
             schema = _merge_all_of(schema, self.root)
-        if hint is not _NONE and not isinstance(hint, dict | list) and fits(hint, schema, self.root):
+        if (
+            hint is not _NONE
+            and not isinstance(hint, dict | list)
+            and fits(hint, schema, self.root)
+        ):
             return hint
         if "const" in schema:
             return schema["const"]
@@ -142,7 +178,9 @@ class Walker:
         kind = self._type(schema, name, hint, scope)
         return self._typed(kind, schema, name, scope, hint, depth)
 
-    def _typed(self, kind: str, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int) -> Any:
+    def _typed(
+        self, kind: str, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int
+    ) -> Any:
         if kind == "object":
             return self._object(schema, scope, hint, depth)
         if kind == "array":
@@ -161,15 +199,27 @@ class Walker:
         options = list(schema["enum"])
         if hint is not _NONE and hint in options:
             return hint
-        valid = [o for o in options if fits(o, {k: val for k, val in schema.items() if k != "enum"}, self.root)]
+        valid = [
+            o
+            for o in options
+            if fits(o, {k: val for k, val in schema.items() if k != "enum"}, self.root)
+        ]
         non_null = [o for o in valid or options if o is not None]
         return scope.rng("enum", name).choice(non_null or options)
 
-    def _union(self, schema: Mapping[str, Any], key: str, name: str, scope: Scope, hint: Any, depth: int) -> Any:
+    def _union(
+        self, schema: Mapping[str, Any], key: str, name: str, scope: Scope, hint: Any, depth: int
+    ) -> Any:
         base = {k: val for k, val in schema.items() if k != key}
         branches = [resolve(b, self.root) for b in schema[key]]
-        order = sorted(range(len(branches)),
-                       key=lambda i: (_is_null(branches[i]), _is_bare(branches[i]), scope.rng("branch", name, i).random()))
+        order = sorted(
+            range(len(branches)),
+            key=lambda i: (
+                _is_null(branches[i]),
+                _is_bare(branches[i]),
+                scope.rng("branch", name, i).random(),
+            ),
+        )
         if hint is not _NONE:
             order.sort(key=lambda i: not _accepts_type(branches[i], hint))
         last: Any = None
@@ -183,7 +233,11 @@ class Walker:
 
     def _type(self, schema: Mapping[str, Any], name: str, hint: Any, scope: Scope) -> str:
         declared = schema.get("type")
-        options = [declared] if isinstance(declared, str) else [t for t in declared or () if t in _JSON_TYPES]
+        options = (
+            [declared]
+            if isinstance(declared, str)
+            else [t for t in declared or () if t in _JSON_TYPES]
+        )
         if hint is not _NONE and _json_type(hint) in options:
             return _json_type(hint)
         if hint is not _NONE and _json_type(hint) == "integer" and "number" in options:
@@ -191,7 +245,9 @@ class Walker:
         non_null = [t for t in options if t != "null"]
         if len(non_null) > 1:
             f = _field(name, schema, scope)
-            if "boolean" in non_null and (f.text.startswith("whether") or f.words[:1] in _YES_NO_WORDS):
+            if "boolean" in non_null and (
+                f.text.startswith("whether") or f.words[:1] in _YES_NO_WORDS
+            ):
                 return "boolean"
             if number_concept(f) is not None and string_concept(f) is None:
                 return next((t for t in non_null if t in ("integer", "number")), non_null[0])
@@ -200,7 +256,10 @@ class Walker:
             return non_null[0]
         if options:
             return "null"
-        if any(k in schema for k in ("properties", "additionalProperties", "required", "patternProperties")):
+        if any(
+            k in schema
+            for k in ("properties", "additionalProperties", "required", "patternProperties")
+        ):
             return "object"
         if any(k in schema for k in ("items", "prefixItems", "minItems", "maxItems")):
             return "array"
@@ -212,21 +271,32 @@ class Walker:
 
     # -- containers ------------------------------------------------------------------------
 
-    def _object(self, schema: Mapping[str, Any], scope: Scope, hint: Any, depth: int) -> dict[str, Any]:
+    def _object(
+        self, schema: Mapping[str, Any], scope: Scope, hint: Any, depth: int
+    ) -> dict[str, Any]:
         found = schema.get("properties")
         props: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         required = [k for k in schema.get("required") or () if isinstance(k, str)]
         hints = hint if isinstance(hint, Mapping) else None
-        chosen = [k for k in props if k in required or (hints is not None and k in hints)
-                  or (hints is None and scope.rng("optional", k).random() < 0.5)]
+        chosen = [
+            k
+            for k in props
+            if k in required
+            or (hints is not None and k in hints)
+            or (hints is None and scope.rng("optional", k).random() < 0.5)
+        ]
         low = _int_key(schema, "minProperties", 0)
-        low = max(low, min(2, len(props))) if hints is None else low  # never an empty object for a person to state
+        low = (
+            max(low, min(2, len(props))) if hints is None else low
+        )  # never an empty object for a person to state
         chosen.extend(k for k in props if k not in chosen and len(chosen) < low)
         out: dict[str, Any] = {}
         siblings = frozenset(props)
         for k in chosen:
             sub = props[k] if isinstance(props[k], Mapping) else None
-            child = scope.child("prop", k, locator=argument_role(k, sub) == "locator", siblings=siblings)
+            child = scope.child(
+                "prop", k, locator=argument_role(k, sub) == "locator", siblings=siblings
+            )
             out[k] = self.value(props[k], k, child, _hint_for(hints, k), depth + 1)
         extra = schema.get("additionalProperties", True)
         if hints is not None and extra is not False and not schema.get("patternProperties"):
@@ -235,7 +305,9 @@ class Walker:
                     out[k] = val
         for k in required:
             if k not in out:
-                out[k] = self.value(self._extra_schema(schema, k), k, scope.child("prop", k), _NONE, depth + 1)
+                out[k] = self.value(
+                    self._extra_schema(schema, k), k, scope.child("prop", k), _NONE, depth + 1
+                )
         return out
 
     def _extra_schema(self, schema: Mapping[str, Any], key: str) -> Any:
@@ -245,7 +317,9 @@ class Walker:
         extra = schema.get("additionalProperties", True)
         return extra if isinstance(extra, Mapping) else {}
 
-    def _array(self, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int) -> list[Any]:
+    def _array(
+        self, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int
+    ) -> list[Any]:
         low = _int_key(schema, "minItems", 0)
         high = _int_key(schema, "maxItems", None)
         found_prefix = schema.get("prefixItems")
@@ -259,14 +333,27 @@ class Walker:
             words = argv(f, scope)
             if len(words) >= low and (high is None or len(words) <= high):
                 return words
-        count = len(hints) if hints is not None else scope.rng("count", name).randint(max(low, 1), max(low, 3))
+        count = (
+            len(hints)
+            if hints is not None
+            else scope.rng("count", name).randint(max(low, 1), max(low, 3))
+        )
         count = max(low, count if high is None else min(high, count))
         item_name = _item_name(name)
         items = resolve(items, self.root)
-        if isinstance(items, Mapping) and "description" not in items and isinstance(schema.get("description"), str):
-            items = {**items, "description": schema["description"]}  # "Array of origin addresses" describes each item
+        if (
+            isinstance(items, Mapping)
+            and "description" not in items
+            and isinstance(schema.get("description"), str)
+        ):
+            items = {
+                **items,
+                "description": schema["description"],
+            }  # "Array of origin addresses" describes each item
         person_items = _looks_like_person(items, self.root) or (
-            isinstance(items, Mapping) and string_concept(_field(item_name, items, scope)) in _MADE_FIRST)
+            isinstance(items, Mapping)
+            and string_concept(_field(item_name, items, scope)) in _MADE_FIRST
+        )
         out: list[Any] = []
         seen: set[str] = set()
         for i in range(count * 4 + 4):
@@ -276,7 +363,9 @@ class Walker:
             if sub is False:
                 break
             item_hint = hints[len(out)] if hints is not None and len(out) < len(hints) else _NONE
-            value = self.value(sub, item_name, scope.child("item", i, person=person_items), item_hint, depth + 1)
+            value = self.value(
+                sub, item_name, scope.child("item", i, person=person_items), item_hint, depth + 1
+            )
             key = canonical_json(value)
             if key in seen and (schema.get("uniqueItems") or i < count * 4):
                 continue
@@ -286,7 +375,9 @@ class Walker:
 
     # -- leaves ----------------------------------------------------------------------------
 
-    def _number(self, schema: Mapping[str, Any], name: str, scope: Scope, *, integer: bool) -> int | float:
+    def _number(
+        self, schema: Mapping[str, Any], name: str, scope: Scope, *, integer: bool
+    ) -> int | float:
         f = _field(name, schema, scope)
         concept = number_concept(f) or ("number_id" if f.locator else None)
         low, high, whole = NUMBER_RANGES.get(concept or "", (1, 100, False))
@@ -309,7 +400,9 @@ class Walker:
         for value in candidates:
             if value is not None and fits(value, schema, self.root):
                 return int(value) if integer and float(value).is_integer() else value
-        fallback = _plain_number(bounds[0] if bounds[0] is not None else 0, *bounds_or(bounds), bounds, whole, None)
+        fallback = _plain_number(
+            bounds[0] if bounds[0] is not None else 0, *bounds_or(bounds), bounds, whole, None
+        )
         return fallback if fallback is not None else 0
 
     def _string(self, schema: Mapping[str, Any], name: str, scope: Scope) -> str:
@@ -324,8 +417,14 @@ class Walker:
         high = _int_key(schema, "maxLength", None)
         patterns = _patterns(schema, self.root)
         for pattern in patterns:
-            found = sample(pattern, r, min_length=low, max_length=high, tries=96,
-                           accept=lambda text: fits(text, schema, self.root))
+            found = sample(
+                pattern,
+                r,
+                min_length=low,
+                max_length=high,
+                tries=96,
+                accept=lambda text: fits(text, schema, self.root),
+            )
             if found is not None:
                 return found
         for pattern in patterns:  # the schema cannot be met: the first pattern's shape, at least
@@ -353,7 +452,11 @@ class Walker:
         # except for a person's details, where the example is one fixed person.
         shaped = [like(e, r, now=scope.now, when=tense(f, scope)) for e in examples]
         made = make_strings(concept, f, scope)
-        ordered = [*made, *shaped, *examples] if concept in _MADE_FIRST or not examples else [*shaped, *examples, *made]
+        ordered = (
+            [*made, *shaped, *examples]
+            if concept in _MADE_FIRST or not examples
+            else [*shaped, *examples, *made]
+        )
         out.extend(ordered)
         if isinstance(schema.get("default"), str) and schema["default"]:
             out.append(schema["default"])
@@ -369,7 +472,14 @@ def _patterns(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[str]:
 
 
 def _field(name: str, schema: Mapping[str, Any], scope: Scope) -> Field:
-    return field(name, schema, noun=scope.noun, locator=scope.locator, writes=scope.writes, siblings=scope.siblings)
+    return field(
+        name,
+        schema,
+        noun=scope.noun,
+        locator=scope.locator,
+        writes=scope.writes,
+        siblings=scope.siblings,
+    )
 
 
 def _generic(f: Field, scope: Scope) -> list[str]:
@@ -389,6 +499,7 @@ def _examples(schema: Mapping[str, Any], f: Field) -> list[Any]:
 
 def _bounds(schema: Mapping[str, Any], f: Field) -> tuple[float | None, float | None, bool, bool]:
     """(low, high, low exclusive, high exclusive): the schema's, narrowed by the description's."""
+
     def num(key: str) -> float | None:
         value = schema.get(key)
         return float(value) if _is_number(value) and math.isfinite(value) else None
@@ -400,9 +511,17 @@ def _bounds(schema: Mapping[str, Any], f: Field) -> tuple[float | None, float | 
     low = ex_low if low_ex else low
     high = ex_high if high_ex else high
     hinted_low, hinted_high = f.hints.minimum, f.hints.maximum
-    if hinted_low is not None and (low is None or hinted_low > low) and (high is None or hinted_low < high):
+    if (
+        hinted_low is not None
+        and (low is None or hinted_low > low)
+        and (high is None or hinted_low < high)
+    ):
         low, low_ex = hinted_low, False
-    if hinted_high is not None and (high is None or hinted_high < high) and (low is None or hinted_high > low):
+    if (
+        hinted_high is not None
+        and (high is None or hinted_high < high)
+        and (low is None or hinted_high > low)
+    ):
         high, high_ex = hinted_high, False
     return low, high, low_ex, high_ex
 
@@ -413,7 +532,9 @@ def bounds_or(bounds: tuple[float | None, float | None, bool, bool]) -> tuple[fl
     return low, high
 
 
-def _intersect(wanted: tuple[float, float], bounds: tuple[float | None, float | None, bool, bool]) -> tuple[float, float]:
+def _intersect(
+    wanted: tuple[float, float], bounds: tuple[float | None, float | None, bool, bool]
+) -> tuple[float, float]:
     """The concept's range inside the bounds, or the bounds when the two do not meet."""
     low, high = wanted
     b_low, b_high = bounds[0], bounds[1]
@@ -429,7 +550,9 @@ def _intersect(wanted: tuple[float, float], bounds: tuple[float | None, float | 
     return b_high - (high - low or 10), b_high
 
 
-def _plain_number(target: float, lo: float, hi: float, bounds: tuple, whole: bool, concept: str | None) -> int | float | None:
+def _plain_number(
+    target: float, lo: float, hi: float, bounds: tuple, whole: bool, concept: str | None
+) -> int | float | None:
     low, high, low_ex, high_ex = bounds
     if whole:
         a, b = math.ceil(lo), math.floor(hi)
@@ -442,7 +565,7 @@ def _plain_number(target: float, lo: float, hi: float, bounds: tuple, whole: boo
         return min(max(round(target), a), b)
     places = 1 if concept == "temperature" else 2
     value = round(min(max(target, lo), hi), places)
-    step = 10 ** -places
+    step = 10**-places
     if low is not None and (value < low or (low_ex and value <= low)):
         value = round(low + step, places) if low_ex else low
     if high is not None and (value > high or (high_ex and value >= high)):
@@ -450,7 +573,9 @@ def _plain_number(target: float, lo: float, hi: float, bounds: tuple, whole: boo
     return value
 
 
-def _multiple_near(target: float, multiple: float, bounds: tuple, lo: float, hi: float) -> int | float | None:
+def _multiple_near(
+    target: float, multiple: float, bounds: tuple, lo: float, hi: float
+) -> int | float | None:
     """The multiple of ``multiple`` nearest ``target`` inside the bounds, exact in decimal and
     accepted by ``jsonschema``'s float division (``28.96 / 0.01`` is not whole; ``28.95 / 0.01`` is)."""
     try:
@@ -467,9 +592,13 @@ def _multiple_near(target: float, multiple: float, bounds: tuple, lo: float, hi:
                 continue
             exact = candidate * step
             value: int | float = int(exact) if exact == exact.to_integral_value() else float(exact)
-            if (low_ex and low is not None and value <= low) or (high_ex and high is not None and value >= high):
+            if (low_ex and low is not None and value <= low) or (
+                high_ex and high is not None and value >= high
+            ):
                 continue
-            if not isinstance(multiple, float) or float(value) / multiple == int(float(value) / multiple):
+            if not isinstance(multiple, float) or float(value) / multiple == int(
+                float(value) / multiple
+            ):
                 return value
     return None
 
@@ -479,7 +608,11 @@ def _fit_length(text: str, schema: Mapping[str, Any]) -> str | None:
     high = _int_key(schema, "maxLength", None)
     if high is not None and len(text) > high:
         cut = text[:high]
-        text = cut.rsplit(" ", 1)[0] if " " in cut and len(cut.rsplit(" ", 1)[0]) >= max(low, 1) else cut
+        text = (
+            cut.rsplit(" ", 1)[0]
+            if " " in cut and len(cut.rsplit(" ", 1)[0]) >= max(low, 1)
+            else cut
+        )
     if len(text) < low:
         return None
     return text
@@ -500,24 +633,38 @@ def _looks_like_person(schema: Any, root: Mapping[str, Any]) -> bool:
     schema = resolve(schema, root)
     if not isinstance(schema, Mapping):
         return False
-    branches = [*(schema.get("anyOf") or ()), *(schema.get("oneOf") or ()), *(schema.get("allOf") or ())]
+    branches = [
+        *(schema.get("anyOf") or ()),
+        *(schema.get("oneOf") or ()),
+        *(schema.get("allOf") or ()),
+    ]
     if any(_looks_like_person(b, root) for b in branches):
         return True
     props = schema.get("properties")
     if not isinstance(props, Mapping):
         return False
     words = {w for k in props for w in k.lower().replace("-", "_").split("_")}
-    return bool(words & {"first", "last", "firstname", "lastname", "email", "dob", "birth", "name", "phone"})
+    return bool(
+        words & {"first", "last", "firstname", "lastname", "email", "dob", "birth", "name", "phone"}
+    )
 
 
 def _strings_only(items: Any) -> bool:
-    return isinstance(items, Mapping) and items.get("type") in (None, "string") and not items.get("enum")
+    return (
+        isinstance(items, Mapping)
+        and items.get("type") in (None, "string")
+        and not items.get("enum")
+    )
 
 
 def _is_bare(schema: Any) -> bool:
     """A branch that says nothing but a type (``{"type": "object", "additionalProperties": true}``):
     a value drawn from it is empty, so a specific branch goes first."""
-    keys = set(schema) - {"type", "additionalProperties", "description", "title"} if isinstance(schema, Mapping) else set()
+    keys = (
+        set(schema) - {"type", "additionalProperties", "description", "title"}
+        if isinstance(schema, Mapping)
+        else set()
+    )
     return not keys
 
 
@@ -571,8 +718,15 @@ def _hint_for(hints: Mapping[str, Any] | None, name: str) -> Any:
     return _NONE if found is None else found
 
 
-def value_for(schema: Any, name: str, scope: Scope, *, root: Mapping[str, Any] | None = None, hint: Any = _NONE,
-              locator: bool = False) -> Any:
+def value_for(
+    schema: Any,
+    name: str,
+    scope: Scope,
+    *,
+    root: Mapping[str, Any] | None = None,
+    hint: Any = _NONE,
+    locator: bool = False,
+) -> Any:
     """A value for field ``name`` valid against ``schema`` (``$ref``s read in ``root``), drawn in ``scope``.
 
     >>> from whileai_env.world.makers import Scope

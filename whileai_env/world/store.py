@@ -29,10 +29,16 @@ from whileai_env.world.records import RecordContext, build_record, is_person, su
 from whileai_env.world.values import draw, iso, person
 
 _PERSONAL = ("email", "username", "phone", "handle", "login")
-_BEFORE = {"unlock": "locked", "unfreeze": "frozen", "reactivate": "suspended", "activate": "inactive",
-           "enable": "disabled", "reopen": "closed", "unarchive": "archived", "resume": "paused"}
-
-
+_BEFORE = {
+    "unlock": "locked",
+    "unfreeze": "frozen",
+    "reactivate": "suspended",
+    "activate": "inactive",
+    "enable": "disabled",
+    "reopen": "closed",
+    "unarchive": "archived",
+    "resume": "paused",
+}
 
 
 @dataclass
@@ -107,7 +113,9 @@ class PlanView:
 
 
 _CACHE_SIZE = 20_000
-_BUILT: dict[tuple[str, str, str], list[Any]] = {}  # key -> [record, its ids (worked out when first shown)]
+_BUILT: dict[
+    tuple[str, str, str], list[Any]
+] = {}  # key -> [record, its ids (worked out when first shown)]
 _SAMPLES: dict[tuple[str, str], dict[str, Any]] = {}
 
 
@@ -150,8 +158,18 @@ class Store:
     pay for each record once.
     """
 
-    def __init__(self, *, key: str, ctx: RecordContext, spec: SpecProfile, exists_share: float,
-                 plan: PlanView, now: int, signature: str = "", record_key: str | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        key: str,
+        ctx: RecordContext,
+        spec: SpecProfile,
+        exists_share: float,
+        plan: PlanView,
+        now: int,
+        signature: str = "",
+        record_key: str | None = None,
+    ) -> None:
         self.key = key
         self.record_key = key if record_key is None else record_key
         self.signature = signature
@@ -293,7 +311,9 @@ class Store:
         if personal in record and record[personal] != ident:
             record = copy_json(record)
             record[personal] = ident
-        ent = Entity(noun=noun, ident=ident, record=record, owned=record is not source[0], source=source)
+        ent = Entity(
+            noun=noun, ident=ident, record=record, owned=record is not source[0], source=source
+        )
         if ident in self.plan.values:
             self._apply_plan(ent)
         return ent
@@ -304,10 +324,20 @@ class Store:
         """The status a done write leaves on ``noun`` (``cancelled`` after ``cancel_order``)."""
         for name in self.plan.targets:
             tp = self.spec.tools.get(name)
-            if tp is not None and tp.done and tp.primary is not None and tp.nouns[tp.primary] == noun:
+            if (
+                tp is not None
+                and tp.done
+                and tp.primary is not None
+                and tp.nouns[tp.primary] == noun
+            ):
                 return self.adapt_status(noun, tp.done)
         for tp in self.spec.tools.values():
-            if tp.done and tp.primary is not None and tp.nouns[tp.primary] == noun and not tp.removes:
+            if (
+                tp.done
+                and tp.primary is not None
+                and tp.nouns[tp.primary] == noun
+                and not tp.removes
+            ):
                 return self.adapt_status(noun, tp.done)
         return None
 
@@ -325,7 +355,9 @@ class Store:
             ent.state = "already_done"
             done = self.done_status(ent.noun) or "completed"
             record[field_name] = done
-            record["updated_at"] = iso(self.now - 3600 * (2 + int(unit(self.key, "done-at", ent.ident) * 70)))
+            record["updated_at"] = iso(
+                self.now - 3600 * (2 + int(unit(self.key, "done-at", ent.ident) * 70))
+            )
         elif field_name in record:
             blocked = set()
             for name in self.plan.targets:
@@ -365,7 +397,11 @@ class Store:
             if tp is not None and tp.verb in _BEFORE:
                 return _BEFORE[tp.verb]
         pool = [s for s in self.spec.statuses.get(noun, ()) if s not in blocked]
-        return pool[0] if pool else next(s for s in ("open", "pending", "active", "processing") if s not in blocked)
+        return (
+            pool[0]
+            if pool
+            else next(s for s in ("open", "pending", "active", "processing") if s not in blocked)
+        )
 
     def _apply_details(self, ent: Entity) -> None:
         """Make the record fit what the task's user states: the facts a check compares (date of
@@ -379,7 +415,9 @@ class Store:
                 if tp.family == "check":
                     set_checked_fact(record, arg, value)
                 elif arg.endswith("_index") and type(value) is int:
-                    _grow_list(record, arg[: -len("_index")], value + 1, draw(self.key, "grow", ent.ident))
+                    _grow_list(
+                        record, arg[: -len("_index")], value + 1, draw(self.key, "grow", ent.ident)
+                    )
 
 
 def _copy_entity(ent: Entity) -> Entity:
@@ -400,7 +438,11 @@ def _grow_list(record: dict[str, Any], name: str, size: int, r: random.Random) -
         while len(items) < min(size, 20):
             item = copy_json(items[-1])
             who = person(r)
-            for key, value in (("first_name", who.first), ("last_name", who.last), ("name", who.name)):
+            for key, value in (
+                ("first_name", who.first),
+                ("last_name", who.last),
+                ("name", who.name),
+            ):
                 if key in item:
                     item[key] = value
             items.append(item)
@@ -413,7 +455,11 @@ def set_checked_fact(record: dict[str, Any], arg: str, value: Any, *, add: bool 
     if words[-2:] == ["last", "4"] or words[-1:] == ["last4"]:
         base = "_".join(w for w in words if w not in ("last", "4", "last4"))
         target = resolve_field(record, base) if base else None
-        if target and isinstance(record.get(target), str) and len(str(value)) <= len(record[target]):
+        if (
+            target
+            and isinstance(record.get(target), str)
+            and len(str(value)) <= len(record[target])
+        ):
             record[target] = record[target][: -len(str(value))] + str(value)
             return True
         return False

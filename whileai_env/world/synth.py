@@ -25,7 +25,15 @@ from whileai_env.world.schema_values import _NONE, hint_for, value_for
 __all__ = ["hint_for", "synth"]
 
 
-def synth(schema: Any, hint: Any, r: random.Random, *, now: int, name: str = "", root: Mapping[str, Any] | None = None) -> Any:
+def synth(
+    schema: Any,
+    hint: Any,
+    r: random.Random,
+    *,
+    now: int,
+    name: str = "",
+    root: Mapping[str, Any] | None = None,
+) -> Any:
     """A value valid against ``schema``, preferring ``hint`` (and its parts) where they are valid."""
     seed = r.getrandbits(64)
     scope = Scope(seed=seed, now=now, person_seed=seed ^ 0x5EED)

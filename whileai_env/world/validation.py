@@ -27,7 +27,9 @@ Check = Callable[[Any], bool]
 _MAX_DEPTH = 48
 
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
-_DATE_TIME = re.compile(r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$")
+_DATE_TIME = re.compile(
+    r"^(\d{4}-\d{2}-\d{2})[Tt ](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|[+-]\d{2}:\d{2})$"
+)
 
 
 def _is_date(value: Any) -> bool:
@@ -56,7 +58,11 @@ def _is_email(value: Any) -> bool:
     return not isinstance(value, str) or "@" in value
 
 
-FORMATS: dict[str, Callable[[Any], bool]] = {"email": _is_email, "date": _is_date, "date-time": _is_date_time}
+FORMATS: dict[str, Callable[[Any], bool]] = {
+    "email": _is_email,
+    "date": _is_date,
+    "date-time": _is_date_time,
+}
 
 
 def _format_checker() -> jsonschema.FormatChecker:
@@ -78,7 +84,9 @@ def schema_validator(schema: Mapping[str, Any]) -> Any:
     key = canonical_json(schema)
     found = _VALIDATORS.get(key)
     if found is None:
-        cls = with_linear_patterns(jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator))
+        cls = with_linear_patterns(
+            jsonschema.validators.validator_for(schema, default=jsonschema.Draft202012Validator)
+        )
         found = _VALIDATORS[key] = cls(schema, format_checker=FORMAT_CHECKER)
     return found
 
@@ -112,14 +120,20 @@ def _clean(value: Any, path: str, depth: int) -> Any:
             if type(k) is not str:
                 raise ArgumentShapeError(path or "arguments", f"has a non-string key {k!r}")
             kv = type(v)
-            out[k] = v if kv is str or kv is int or kv is bool else _clean(v, f"{path}.{k}" if path else k, depth + 1)
+            out[k] = (
+                v
+                if kv is str or kv is int or kv is bool
+                else _clean(v, f"{path}.{k}" if path else k, depth + 1)
+            )
         return out
     if isinstance(value, list | tuple):
         return [_clean(v, f"{path}[{i}]", depth + 1) for i, v in enumerate(value)]
     for base in (bool, int, float, str):
         if isinstance(value, base):
             return _clean(base(value), path, depth + 1)
-    raise ArgumentShapeError(path or "arguments", f"holds a {type(value).__name__}, which JSON cannot carry")
+    raise ArgumentShapeError(
+        path or "arguments", f"holds a {type(value).__name__}, which JSON cannot carry"
+    )
 
 
 def clean_arguments(arguments: Any) -> dict[str, Any]:
@@ -131,7 +145,11 @@ def clean_arguments(arguments: Any) -> dict[str, Any]:
     if arguments is None:
         return {}
     if isinstance(arguments, str | bytes | bytearray):
-        text = arguments.decode("utf-8", "replace") if isinstance(arguments, bytes | bytearray) else arguments
+        text = (
+            arguments.decode("utf-8", "replace")
+            if isinstance(arguments, bytes | bytearray)
+            else arguments
+        )
         if not text.strip():
             return {}
         try:
@@ -139,7 +157,9 @@ def clean_arguments(arguments: Any) -> dict[str, Any]:
         except (ValueError, RecursionError):
             raise ArgumentShapeError("arguments", "are not valid JSON", "not_json") from None
     if not isinstance(arguments, Mapping):
-        raise ArgumentShapeError("arguments", f"must be a JSON object, got {type(arguments).__name__}", "not_an_object")
+        raise ArgumentShapeError(
+            "arguments", f"must be a JSON object, got {type(arguments).__name__}", "not_an_object"
+        )
     try:
         return _clean(arguments, "", 0)
     except RecursionError:
@@ -170,10 +190,25 @@ def json_safe(value: Any, depth: int = 0) -> Any:
 # Compiled checks
 
 
-_ANNOTATIONS = frozenset({
-    "title", "description", "default", "examples", "$comment", "deprecated", "readOnly", "writeOnly",
-    "$schema", "$id", "$defs", "definitions", "nullable", "contentMediaType", "contentEncoding",
-})
+_ANNOTATIONS = frozenset(
+    {
+        "title",
+        "description",
+        "default",
+        "examples",
+        "$comment",
+        "deprecated",
+        "readOnly",
+        "writeOnly",
+        "$schema",
+        "$id",
+        "$defs",
+        "definitions",
+        "nullable",
+        "contentMediaType",
+        "contentEncoding",
+    }
+)
 
 
 def _true(_: Any) -> bool:
@@ -185,7 +220,7 @@ def _false(_: Any) -> bool:
 
 
 def _is_number(v: Any) -> bool:
-    return (type(v) is int or type(v) is float)
+    return type(v) is int or type(v) is float
 
 
 _TYPES: dict[str, Check] = {
@@ -275,7 +310,11 @@ def compile_check(schema: Any, *, formats: bool = True) -> Check | None:
             check = _additional(val, schema.get("properties") or {}, formats)
         elif key == "items" and not isinstance(val, list):
             sub = compile_check(val, formats=formats)
-            check = None if sub is None else (lambda v, s=sub: type(v) is not list or all(s(x) for x in v))
+            check = (
+                None
+                if sub is None
+                else (lambda v, s=sub: type(v) is not list or all(s(x) for x in v))
+            )
         else:
             return None
         if check is None:
@@ -402,19 +441,38 @@ def describe_error(error: jsonschema.ValidationError) -> dict[str, str]:
         shown = ", ".join(_short(o, 30) for o in list(options)[:12])
         problem, text = "not_allowed", f"{_short(error.instance)} is not one of: {shown}"
     elif keyword in ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf"):
-        sign = {"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<",
-                "multipleOf": "a multiple of"}[keyword]
-        problem, text = "out_of_range", f"{_short(error.instance)} is out of range: must be {sign} {value}"
+        sign = {
+            "minimum": ">=",
+            "maximum": "<=",
+            "exclusiveMinimum": ">",
+            "exclusiveMaximum": "<",
+            "multipleOf": "a multiple of",
+        }[keyword]
+        problem, text = (
+            "out_of_range",
+            f"{_short(error.instance)} is out of range: must be {sign} {value}",
+        )
     elif keyword in ("minLength", "maxLength", "minItems", "maxItems"):
         unit = "characters" if "Length" in keyword else "items"
         bound = "at least" if keyword.startswith("min") else "at most"
         problem, text = "wrong_length", f"must have {bound} {value} {unit}"
     elif keyword == "pattern":
-        problem, text = "pattern_mismatch", f"{_short(error.instance)} does not match the pattern {value}"
+        problem, text = (
+            "pattern_mismatch",
+            f"{_short(error.instance)} does not match the pattern {value}",
+        )
     elif keyword == "format":
         problem, text = "bad_format", f"{_short(error.instance)} is not a valid {value}"
-    elif keyword in ("anyOf", "oneOf") and isinstance(value, list) and isinstance(error.instance, dict):
-        options = [b["required"] for b in value if isinstance(b, Mapping) and isinstance(b.get("required"), list)]
+    elif (
+        keyword in ("anyOf", "oneOf")
+        and isinstance(value, list)
+        and isinstance(error.instance, dict)
+    ):
+        options = [
+            b["required"]
+            for b in value
+            if isinstance(b, Mapping) and isinstance(b.get("required"), list)
+        ]
         if options and len(options) == len(value):
             names = [n for group in options for n in group]
             path.append(names[0])
@@ -479,7 +537,10 @@ _LOCATOR = re.compile(
     r"^\s*(?:0+|1234?5?6?7?8?9?0?|abc|abcd|abc123|test|sample|example|dummy|demo|foo|bar|baz|none|null"
     r"|unknown|id|value|[A-Z]+(?:_[A-Z]+)+)\s*$",
 )
-_LOCATOR_CI = re.compile(r"^\s*(?:abc|abcd|abc123|test|sample|example|dummy|demo|foo|bar|baz|none|null|unknown|id|value)\s*$", re.IGNORECASE)
+_LOCATOR_CI = re.compile(
+    r"^\s*(?:abc|abcd|abc123|test|sample|example|dummy|demo|foo|bar|baz|none|null|unknown|id|value)\s*$",
+    re.IGNORECASE,
+)
 _PLACEHOLDER_INTS = frozenset({0, 123, 1234, 12345, 123456, 1234567})
 
 
@@ -513,7 +574,9 @@ def _some_real_words(value: list, items: Any, name: str) -> bool:
     """A list of two or more strings of which some are real: its placeholder-looking words are
     words of the whole (a command line's pattern), judged with their neighbours."""
     words = [v for v in value if type(v) is str]
-    return len(words) == len(value) > 1 and any(_placeholder_reason(v, items, False, name) is None for v in words)
+    return len(words) == len(value) > 1 and any(
+        _placeholder_reason(v, items, False, name) is None for v in words
+    )
 
 
 _WORDY = re.compile(r"^[A-Za-z][A-Za-z _.-]*$")
@@ -554,15 +617,30 @@ def find_placeholder(
     return None
 
 
-def _scan(path: str, name: str, value: Any, schema: Any, known: Callable[[Any], bool], is_locator: bool,
-          depth: int) -> dict[str, str] | None:
+def _scan(
+    path: str,
+    name: str,
+    value: Any,
+    schema: Any,
+    known: Callable[[Any], bool],
+    is_locator: bool,
+    depth: int,
+) -> dict[str, str] | None:
     if depth > 6:
         return None
     if type(value) is dict:
         props = schema.get("properties", {}) if type(schema) is dict else {}
         for k, v in value.items():
             sub = props.get(k) if isinstance(props, Mapping) else None
-            found = _scan(f"{path}.{k}", k, v, sub, known, argument_role(k, sub if isinstance(sub, Mapping) else None) == "locator", depth + 1)
+            found = _scan(
+                f"{path}.{k}",
+                k,
+                v,
+                sub,
+                known,
+                argument_role(k, sub if isinstance(sub, Mapping) else None) == "locator",
+                depth + 1,
+            )
             if found:
                 return found
         return None

@@ -22,21 +22,50 @@ DAY = 86_400
 
 
 PRODUCTS = (
-    "Linen duvet cover", "Stoneware mug set", "Oak cutting board", "Wool throw blanket",
-    "Cast iron skillet", "Glass storage jars", "Bamboo bath mat", "Ceramic table lamp",
-    "Cotton tea towels", "Copper kettle", "Rattan laundry basket", "Velvet cushion cover",
-    "Enamel dinner plates", "Merino bed socks", "Walnut serving tray", "Beeswax candles",
+    "Linen duvet cover",
+    "Stoneware mug set",
+    "Oak cutting board",
+    "Wool throw blanket",
+    "Cast iron skillet",
+    "Glass storage jars",
+    "Bamboo bath mat",
+    "Ceramic table lamp",
+    "Cotton tea towels",
+    "Copper kettle",
+    "Rattan laundry basket",
+    "Velvet cushion cover",
+    "Enamel dinner plates",
+    "Merino bed socks",
+    "Walnut serving tray",
+    "Beeswax candles",
 )
 TICKET_SUBJECTS = (
-    "Cannot sign in to VPN", "Laptop battery drains overnight", "Outlook keeps asking for password",
-    "Printer on 3rd floor offline", "Request access to finance share", "MFA codes not arriving",
-    "Monitor flickers after update", "Shared mailbox missing", "Wi-Fi drops in meeting room B",
-    "Suspicious email with invoice attachment", "New starter needs accounts", "Teams calls cut out",
+    "Cannot sign in to VPN",
+    "Laptop battery drains overnight",
+    "Outlook keeps asking for password",
+    "Printer on 3rd floor offline",
+    "Request access to finance share",
+    "MFA codes not arriving",
+    "Monitor flickers after update",
+    "Shared mailbox missing",
+    "Wi-Fi drops in meeting room B",
+    "Suspicious email with invoice attachment",
+    "New starter needs accounts",
+    "Teams calls cut out",
 )
 EMAIL_SUBJECTS = (
-    "Q4 budget review", "Re: contract renewal", "Invoice 2291 overdue", "Team offsite logistics",
-    "Follow-up from Tuesday", "Draft proposal attached", "Re: delivery schedule", "Lunch Thursday?",
-    "Updated slide deck", "Board meeting minutes", "Re: pricing question", "Travel itinerary",
+    "Q4 budget review",
+    "Re: contract renewal",
+    "Invoice 2291 overdue",
+    "Team offsite logistics",
+    "Follow-up from Tuesday",
+    "Draft proposal attached",
+    "Re: delivery schedule",
+    "Lunch Thursday?",
+    "Updated slide deck",
+    "Board meeting minutes",
+    "Re: pricing question",
+    "Travel itinerary",
 )
 EMAIL_BODIES = (
     "Hi, just following up on the numbers we discussed. Can you confirm by Friday?",
@@ -47,31 +76,95 @@ EMAIL_BODIES = (
     "Reminding everyone that the review closes at 5pm today.",
 )
 MEETING_TITLES = (
-    "Weekly sync", "Design review", "1:1 with manager", "Quarterly planning", "Customer call: Acme",
-    "Sprint retro", "Budget check-in", "Interview panel", "Vendor demo", "All-hands",
+    "Weekly sync",
+    "Design review",
+    "1:1 with manager",
+    "Quarterly planning",
+    "Customer call: Acme",
+    "Sprint retro",
+    "Budget check-in",
+    "Interview panel",
+    "Vendor demo",
+    "All-hands",
 )
 LOCATIONS = (
-    "Room 4.12", "Zoom", "Google Meet", "Main boardroom", "Cafe on the corner", "Room B (2nd floor)",
-    "Client office", "Microsoft Teams",
+    "Room 4.12",
+    "Zoom",
+    "Google Meet",
+    "Main boardroom",
+    "Cafe on the corner",
+    "Room B (2nd floor)",
+    "Client office",
+    "Microsoft Teams",
 )
 NOTES = (
-    "Customer called to check on progress.", "Waiting on a reply from the warehouse.",
-    "Escalated to tier 2 after the second failed attempt.", "Confirmed the details by phone.",
-    "Refund requested in chat; awaiting approval.", "Replacement part ordered.",
+    "Customer called to check on progress.",
+    "Waiting on a reply from the warehouse.",
+    "Escalated to tier 2 after the second failed attempt.",
+    "Confirmed the details by phone.",
+    "Refund requested in chat; awaiting approval.",
+    "Replacement part ordered.",
 )
 COMMIT_MESSAGES = (
-    "Fix off-by-one in pagination", "Add retry to HTTP client", "Bump dependencies",
-    "Refactor config loading", "Handle empty responses in parser", "Add tests for date helpers",
-    "Remove dead feature flag", "Log request ids on failure", "Speed up CSV export",
+    "Fix off-by-one in pagination",
+    "Add retry to HTTP client",
+    "Bump dependencies",
+    "Refactor config loading",
+    "Handle empty responses in parser",
+    "Add tests for date helpers",
+    "Remove dead feature flag",
+    "Log request ids on failure",
+    "Speed up CSV export",
 )
 MERCHANTS = (
-    "Tesco Metro", "Amazon Marketplace", "Shell Petrol", "Uber Trip", "Netflix", "Pret A Manger",
-    "Apple.com/bill", "IKEA", "Deliveroo", "Trainline", "Spotify", "Costa Coffee",
+    "Tesco Metro",
+    "Amazon Marketplace",
+    "Shell Petrol",
+    "Uber Trip",
+    "Netflix",
+    "Pret A Manger",
+    "Apple.com/bill",
+    "IKEA",
+    "Deliveroo",
+    "Trainline",
+    "Spotify",
+    "Costa Coffee",
 )
-DEPARTMENTS = ("Finance", "Engineering", "Sales", "Marketing", "Operations", "People", "Legal", "Support")
-DEVICES = ("ThinkPad X1 Carbon", "MacBook Pro 14", "Dell Latitude 7440", "iPhone 15", "Pixel 8", "Surface Pro 9")
+DEPARTMENTS = (
+    "Finance",
+    "Engineering",
+    "Sales",
+    "Marketing",
+    "Operations",
+    "People",
+    "Legal",
+    "Support",
+)
+DEVICES = (
+    "ThinkPad X1 Carbon",
+    "MacBook Pro 14",
+    "Dell Latitude 7440",
+    "iPhone 15",
+    "Pixel 8",
+    "Surface Pro 9",
+)
 CARRIERS = ("UPS", "DHL", "FedEx", "Royal Mail", "DPD", "USPS")
-AIRPORTS = ("SFO", "JFK", "LHR", "CDG", "NRT", "SYD", "FRA", "AMS", "YYZ", "SIN", "DXB", "BOS", "ORD", "SEA")
+AIRPORTS = (
+    "SFO",
+    "JFK",
+    "LHR",
+    "CDG",
+    "NRT",
+    "SYD",
+    "FRA",
+    "AMS",
+    "YYZ",
+    "SIN",
+    "DXB",
+    "BOS",
+    "ORD",
+    "SEA",
+)
 AIRCRAFT = ("A320neo", "A321", "B737-800", "B787-9", "A350-900", "E175")
 CARD_BRANDS = ("visa", "mastercard", "amex")
 TIERS = ("regular", "silver", "gold")

@@ -13,16 +13,54 @@ import threading
 from dataclasses import dataclass
 from typing import Any
 
-_TABLE = re.compile(r"\bselect\b[^.;]{0,80}?\bfrom\s+[`\"]?([a-z_][a-z0-9_]{2,40})|[`'\"]([a-z_][a-z0-9_]{2,40})[`'\"]\s+tables?\b"
-                    r"|\btables?\s+(?:named\s+|called\s+)?[`'\"]([a-z_][a-z0-9_]{2,40})[`'\"]", re.IGNORECASE)
-_TABLE_LIST = re.compile(r"\bthe\s+([a-z_][a-z0-9_]{2,30}(?:\s*,\s*[a-z_][a-z0-9_]{2,30})*(?:,?\s+and\s+[a-z_][a-z0-9_]{2,30})?)\s+tables?\b",
-                         re.IGNORECASE)
-_ABS_PATH = re.compile(r"(?<![\w/.:])(/(?:home|Users|app|srv|data|workspace|workspaces|var|tmp|mnt|opt|projects|repo|code)"
-                       r"(?:/[A-Za-z0-9_.-]+)*)/?(?![\w/])")
+_TABLE = re.compile(
+    r"\bselect\b[^.;]{0,80}?\bfrom\s+[`\"]?([a-z_][a-z0-9_]{2,40})|[`'\"]([a-z_][a-z0-9_]{2,40})[`'\"]\s+tables?\b"
+    r"|\btables?\s+(?:named\s+|called\s+)?[`'\"]([a-z_][a-z0-9_]{2,40})[`'\"]",
+    re.IGNORECASE,
+)
+_TABLE_LIST = re.compile(
+    r"\bthe\s+([a-z_][a-z0-9_]{2,30}(?:\s*,\s*[a-z_][a-z0-9_]{2,30})*(?:,?\s+and\s+[a-z_][a-z0-9_]{2,30})?)\s+tables?\b",
+    re.IGNORECASE,
+)
+_ABS_PATH = re.compile(
+    r"(?<![\w/.:])(/(?:home|Users|app|srv|data|workspace|workspaces|var|tmp|mnt|opt|projects|repo|code)"
+    r"(?:/[A-Za-z0-9_.-]+)*)/?(?![\w/])"
+)
 _HOST = re.compile(r"https?://([a-z0-9.-]+\.[a-z]{2,})", re.IGNORECASE)
-_NOT_TABLES = frozenset({"the", "all", "any", "each", "these", "those", "their", "your", "which", "multiple", "database",
-                         "read", "only", "from", "and", "other", "both", "new", "sql", "select", "list", "its", "this", "one",
-                         "following", "relevant", "given", "specified", "same", "different"})
+_NOT_TABLES = frozenset(
+    {
+        "the",
+        "all",
+        "any",
+        "each",
+        "these",
+        "those",
+        "their",
+        "your",
+        "which",
+        "multiple",
+        "database",
+        "read",
+        "only",
+        "from",
+        "and",
+        "other",
+        "both",
+        "new",
+        "sql",
+        "select",
+        "list",
+        "its",
+        "this",
+        "one",
+        "following",
+        "relevant",
+        "given",
+        "specified",
+        "same",
+        "different",
+    }
+)
 
 
 @dataclass(frozen=True)
@@ -77,8 +115,11 @@ def _directories(texts: list[str]) -> list[str]:
 def build_vocabulary(spec: Any) -> Vocabulary:
     texts = _texts(spec)
     hosts = [m.group(1).lower() for text in texts for m in _HOST.finditer(text)]
-    return Vocabulary(tables=tuple(_tables(texts)), directories=tuple(_directories(texts)),
-                      hosts=tuple(dict.fromkeys(h for h in hosts if "example" not in h)))
+    return Vocabulary(
+        tables=tuple(_tables(texts)),
+        directories=tuple(_directories(texts)),
+        hosts=tuple(dict.fromkeys(h for h in hosts if "example" not in h)),
+    )
 
 
 _CACHE: dict[str, Vocabulary] = {}

@@ -25,17 +25,76 @@ from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.values import COMMIT_MESSAGES, draw, iso, person
 
 _BASE_FILES = (
-    "README.md", "pyproject.toml", ".gitignore", "src/app/__init__.py", "src/app/models.py",
-    "src/app/handlers.py", "src/app/utils.py", "src/app/config.py", "tests/conftest.py",
-    "tests/test_models.py", "tests/test_handlers.py", "scripts/migrate.py",
+    "README.md",
+    "pyproject.toml",
+    ".gitignore",
+    "src/app/__init__.py",
+    "src/app/models.py",
+    "src/app/handlers.py",
+    "src/app/utils.py",
+    "src/app/config.py",
+    "tests/conftest.py",
+    "tests/test_models.py",
+    "tests/test_handlers.py",
+    "scripts/migrate.py",
 )
 _NAMES = ("order", "user", "invoice", "session", "report", "payment", "customer", "event")
-_KNOWN_COMMANDS = frozenset({
-    "ls", "cat", "pwd", "echo", "git", "pytest", "python", "python3", "pip", "npm", "node", "npx", "yarn", "make",
-    "go", "cargo", "grep", "rg", "find", "head", "tail", "wc", "mkdir", "touch", "rm", "cp", "mv", "sed", "awk",
-    "which", "env", "export", "cd", "true", "false", "tox", "ruff", "mypy", "black", "uv", "poetry", "jest", "curl",
-    "docker", "sort", "uniq", "diff", "du", "df", "rmdir", "tree", "stat",
-})
+_KNOWN_COMMANDS = frozenset(
+    {
+        "ls",
+        "cat",
+        "pwd",
+        "echo",
+        "git",
+        "pytest",
+        "python",
+        "python3",
+        "pip",
+        "npm",
+        "node",
+        "npx",
+        "yarn",
+        "make",
+        "go",
+        "cargo",
+        "grep",
+        "rg",
+        "find",
+        "head",
+        "tail",
+        "wc",
+        "mkdir",
+        "touch",
+        "rm",
+        "cp",
+        "mv",
+        "sed",
+        "awk",
+        "which",
+        "env",
+        "export",
+        "cd",
+        "true",
+        "false",
+        "tox",
+        "ruff",
+        "mypy",
+        "black",
+        "uv",
+        "poetry",
+        "jest",
+        "curl",
+        "docker",
+        "sort",
+        "uniq",
+        "diff",
+        "du",
+        "df",
+        "rmdir",
+        "tree",
+        "stat",
+    }
+)
 
 
 def _python(path: str, r: Any) -> str:
@@ -45,7 +104,7 @@ def _python(path: str, r: Any) -> str:
         f'"""{cls} helpers for the {path.split("/")[-2] if "/" in path else "app"} package."""\n\n'
         "from __future__ import annotations\n\nimport logging\nfrom dataclasses import dataclass\n\n"
         "log = logging.getLogger(__name__)\n\n\n"
-        f"@dataclass\nclass {cls}:\n    id: str\n    status: str = \"open\"\n    total: float = 0.0\n\n\n"
+        f'@dataclass\nclass {cls}:\n    id: str\n    status: str = "open"\n    total: float = 0.0\n\n\n'
         f"def load_{noun}(store, {noun}_id: str) -> {cls} | None:\n"
         f'    """Return the {noun} with this id, or None."""\n'
         f"    row = store.get({noun}_id)\n    if row is None:\n"
@@ -62,7 +121,7 @@ def _test(path: str, r: Any) -> str:
     return (
         f"from app.models import {noun.title()}, total_of\n\n\n"
         f"def test_total_of_empty():\n    assert total_of([]) == 0\n\n\n"
-        f"def test_total_of_two():\n    items = [{noun.title()}(id=\"a\", total=1.1), {noun.title()}(id=\"b\", total=2.2)]\n"
+        f'def test_total_of_two():\n    items = [{noun.title()}(id="a", total=1.1), {noun.title()}(id="b", total=2.2)]\n'
         "    assert round(total_of(items), 2) == 3.3\n"
     )
 
@@ -108,12 +167,23 @@ class Workspace:
         """The content of ``path`` at the last commit ("" if it did not exist)."""
         if path in self.committed:
             return self.committed[path] or ""
-        return content_for(path, self.key) if path in _BASE_FILES or self.dirty.get(path) != "added" else ""
+        return (
+            content_for(path, self.key)
+            if path in _BASE_FILES or self.dirty.get(path) != "added"
+            else ""
+        )
 
     @classmethod
-    def build(cls, key: str, now: int, *, paths: tuple[list[str], list[str]] = ([], []),
-              branches: tuple[list[str], list[str]] = ([], []), current: str | None = None,
-              dirty: bool | None = None) -> Workspace:
+    def build(
+        cls,
+        key: str,
+        now: int,
+        *,
+        paths: tuple[list[str], list[str]] = ([], []),
+        branches: tuple[list[str], list[str]] = ([], []),
+        current: str | None = None,
+        dirty: bool | None = None,
+    ) -> Workspace:
         """Lay out the repository: ``paths``/``branches`` are (present, absent) lists from the
         task's plan, ``current`` the checked-out branch, ``dirty`` forces a dirty (True) or
         clean (False) tree; otherwise 0–2 files are modified, by hash."""
@@ -134,13 +204,20 @@ class Workspace:
         python = sorted(p for p in ws.files if p.endswith(".py"))
         low = 1 if dirty else 0
         for path in r.sample(python, min(len(python), 0 if dirty is False else r.randint(low, 2))):
-            ws.files[path] = content_for(path, key).replace("    return ", "    # TODO: handle an empty input\n    return ", 1)
+            ws.files[path] = content_for(path, key).replace(
+                "    return ", "    # TODO: handle an empty input\n    return ", 1
+            )
             ws.dirty[path] = "modified"
         for i in range(5):
             who = person(r)
-            ws.commits.append({"sha": f"{r.getrandbits(160):040x}", "author": who.name,
-                               "date": iso(now - (i + 1) * r.randint(3600, 3 * 86400)),
-                               "message": r.choice(COMMIT_MESSAGES)})
+            ws.commits.append(
+                {
+                    "sha": f"{r.getrandbits(160):040x}",
+                    "author": who.name,
+                    "date": iso(now - (i + 1) * r.randint(3600, 3 * 86400)),
+                    "message": r.choice(COMMIT_MESSAGES),
+                }
+            )
         ws.pushed = len(ws.commits)
         return ws
 
@@ -157,7 +234,11 @@ class Workspace:
         created = p not in self.files
         self.files[p] = text
         if p not in self.dirty:
-            self.dirty[p] = "added" if created and self.committed.get(p) is None and p not in _BASE_FILES else "modified"
+            self.dirty[p] = (
+                "added"
+                if created and self.committed.get(p) is None and p not in _BASE_FILES
+                else "modified"
+            )
         self.version += 1
         return created
 
@@ -206,7 +287,10 @@ def _task_missing(call: Call) -> dict[str, Any] | None:
 
 def _worded(call: Call, words: set[str]) -> str | None:
     """The first string argument with one of ``words`` in its name (``commit_message``, ``branch_name``)."""
-    return next((v for k, v in call.args.items() if isinstance(v, str) and set(name_tokens(k)) & words), None)
+    return next(
+        (v for k, v in call.args.items() if isinstance(v, str) and set(name_tokens(k)) & words),
+        None,
+    )
 
 
 def _stated(call: Call, ws: Workspace, path: str) -> bool:
@@ -237,7 +321,13 @@ _FILE_OPS = {
     "search": ("search", "grep", "find", "glob"),
     "list": ("list", "ls", "tree", "browse", "directory", "dir", "folder"),
     "delete": ("delete", "remove", "rm", "unlink"),
-    "write": ("write", "save", "create", "put", "upload"),  # before "edit": create_or_update_file creates
+    "write": (
+        "write",
+        "save",
+        "create",
+        "put",
+        "upload",
+    ),  # before "edit": create_or_update_file creates
     "edit": ("update", "edit", "patch", "append", "replace", "modify", "insert"),
 }
 
@@ -254,17 +344,30 @@ def files(call: Call) -> dict[str, Any]:
     field = (call.profile.roles.paths or ("path",))[0]
     if path is None:
         if field in call.profile.properties and field not in call.profile.tool.required:
-            return ok(call.echo(), changed=False)  # the schema lets the path go: a call that names no file touches none
-        return error("rejected", f"{field}: required field is missing", field=field, problem="missing")
+            return ok(
+                call.echo(), changed=False
+            )  # the schema lets the path go: a call that names no file touches none
+        return error(
+            "rejected", f"{field}: required field is missing", field=field, problem="missing"
+        )
     if op == "edit" and not _stated(call, ws, path):
-        return not_found("file", path, field)  # an edit changes a file that is there; it creates none
+        return not_found(
+            "file", path, field
+        )  # an edit changes a file that is there; it creates none
     if op in ("write", "edit"):
         plan = call.store.plan
-        if plan.state == "already_done" and path in plan.values:  # the task's write was already made
-            return error("already_done", f"{path} already holds this change; {call.profile.name} made no change",
-                         field=field)
+        if (
+            plan.state == "already_done" and path in plan.values
+        ):  # the task's write was already made
+            return error(
+                "already_done",
+                f"{path} already holds this change; {call.profile.name} made no change",
+                field=field,
+            )
         text = _text_arg(call, call.profile.roles.content)
-        if text is None:  # edits given in a shape of their own (a list of replacements) keep the text there
+        if (
+            text is None
+        ):  # edits given in a shape of their own (a list of replacements) keep the text there
             text = ws.read(path) if op == "edit" else ""
         created = ws.write(path, text)
         return ok(call.echo(), bytes_written=len(text.encode("utf-8")), created=created)
@@ -281,9 +384,15 @@ def files(call: Call) -> dict[str, Any]:
     start = call.args.get("start_line") if type(call.args.get("start_line")) is int else 1
     end = call.args.get("end_line") if type(call.args.get("end_line")) is int else len(lines)
     start, end = max(1, start), min(len(lines), end)
-    chosen = lines[start - 1:end] if start <= end else []
-    return ok(call.echo(), content="\n".join(chosen) + ("\n" if chosen else ""), start_line=start,
-              end_line=max(start - 1, end), total_lines=len(lines), size_bytes=len(ws.read(path).encode("utf-8")))
+    chosen = lines[start - 1 : end] if start <= end else []
+    return ok(
+        call.echo(),
+        content="\n".join(chosen) + ("\n" if chosen else ""),
+        start_line=start,
+        end_line=max(start - 1, end),
+        total_lines=len(lines),
+        size_bytes=len(ws.read(path).encode("utf-8")),
+    )
 
 
 def _move(call: Call, ws: Workspace, source: str, *, keep: bool) -> dict[str, Any]:
@@ -292,11 +401,15 @@ def _move(call: Call, ws: Workspace, source: str, *, keep: bool) -> dict[str, An
     target = _text_arg(call, target_arg)
     if target is None:
         field = target_arg or "destination"
-        return error("rejected", f"{field}: required field is missing", field=field, problem="missing")
+        return error(
+            "rejected", f"{field}: required field is missing", field=field, problem="missing"
+        )
     if ws.is_dir(target) and not ws.exists(target):
         target = f"{_norm(target)}/{_norm(source).rsplit('/', 1)[-1]}"
     if ws.exists(target):
-        return error("already_exists", f"{target} already exists", field=target_arg or "destination")
+        return error(
+            "already_exists", f"{target} already exists", field=target_arg or "destination"
+        )
     ws.write(target, ws.read(source))
     if not keep:
         ws.files.pop(_norm(source), None)
@@ -318,17 +431,25 @@ def _list_dir(call: Call, ws: Workspace, path: str) -> dict[str, Any]:
     for f in sorted(ws.files):
         if not f.startswith(prefix):
             continue
-        rest = f[len(prefix):]
+        rest = f[len(prefix) :]
         if recursive or "/" not in rest:
             seen[rest] = "file"
         else:
             seen.setdefault(rest.split("/", 1)[0], "directory")
-    items = [{"name": n, "type": t, **({"size_bytes": len(ws.read(prefix + n).encode())} if t == "file" else {})}
-             for n, t in seen.items()]
+    items = [
+        {
+            "name": n,
+            "type": t,
+            **({"size_bytes": len(ws.read(prefix + n).encode())} if t == "file" else {}),
+        }
+        for n, t in seen.items()
+    ]
     return ok(call.echo(), items=items, count=len(items))
 
 
-def _search(call: Call, ws: Workspace, query: str | None = None, within: list[str] | None = None) -> dict[str, Any]:
+def _search(
+    call: Call, ws: Workspace, query: str | None = None, within: list[str] | None = None
+) -> dict[str, Any]:
     roles = call.profile.roles
     field = roles.query or "query"
     query = query if query is not None else _text_arg(call, roles.query) or ""
@@ -337,17 +458,38 @@ def _search(call: Call, ws: Workspace, query: str | None = None, within: list[st
     try:
         pattern = re.compile(query)
     except re.error as exc:
-        return error("rejected", f"{field}: invalid regular expression: {exc}", field=field, problem="invalid")
-    glob = next((v for k, v in call.args.items() if "glob" in name_tokens(k) and isinstance(v, str)), None)
+        return error(
+            "rejected",
+            f"{field}: invalid regular expression: {exc}",
+            field=field,
+            problem="invalid",
+        )
+    glob = next(
+        (v for k, v in call.args.items() if "glob" in name_tokens(k) and isinstance(v, str)), None
+    )
     if within is None:
         named = [call.args.get(a) for a in roles.paths]
-        within = [_norm(p) for v in named for p in (v if isinstance(v, list) else [v]) if isinstance(p, str)]
+        within = [
+            _norm(p)
+            for v in named
+            for p in (v if isinstance(v, list) else [v])
+            if isinstance(p, str)
+        ]
         within = [w for w in within if w != "."]
     suffix = glob.lstrip("*") if glob and glob.startswith("*") else None
-    cap = next((v for k, v in call.args.items() if type(v) is int and set(name_tokens(k)) & {"max", "limit"}), 100)
+    cap = next(
+        (
+            v
+            for k, v in call.args.items()
+            if type(v) is int and set(name_tokens(k)) & {"max", "limit"}
+        ),
+        100,
+    )
     matches = []
     for path in sorted(ws.files):
-        if (suffix and not path.endswith(suffix)) or (within and not any(path.startswith(w) for w in within)):
+        if (suffix and not path.endswith(suffix)) or (
+            within and not any(path.startswith(w) for w in within)
+        ):
             continue
         for number, line in enumerate(ws.read(path).splitlines(), 1):
             if len(matches) < cap and pattern.search(line):
@@ -364,7 +506,11 @@ def _glob_style(call: Call, field: str) -> bool:
 
 def _find_names(call: Call, ws: Workspace, pattern: str) -> dict[str, Any]:
     """Files and folders whose path or name matches a glob (``*.py``), like a find."""
-    found = sorted(p for p in ws.files if fnmatch.fnmatch(p, pattern) or fnmatch.fnmatch(p.rsplit("/", 1)[-1], pattern))
+    found = sorted(
+        p
+        for p in ws.files
+        if fnmatch.fnmatch(p, pattern) or fnmatch.fnmatch(p.rsplit("/", 1)[-1], pattern)
+    )
     return ok(call.echo(), items=[{"path": p} for p in found], count=len(found))
 
 
@@ -378,13 +524,31 @@ def _test_summary(call: Call, scope: str) -> tuple[dict[str, Any], str]:
     failed = r.randint(1, 3) if r.random() < call.options.failure_share else 0
     skipped = r.choice((0, 0, 1, 2))
     tests = sorted(f for f in ws.files if "/test_" in f or f.startswith("test_"))
-    failures = [{"test": f"{r.choice(tests or ['tests/test_app.py'])}::test_{r.choice(_NAMES)}_{i}",
-                 "message": r.choice(("AssertionError: assert 3.3000000000000003 == 3.3",
-                                      "KeyError: 'status'", "TypeError: 'NoneType' object is not subscriptable"))}
-                for i in range(failed)]
+    failures = [
+        {
+            "test": f"{r.choice(tests or ['tests/test_app.py'])}::test_{r.choice(_NAMES)}_{i}",
+            "message": r.choice(
+                (
+                    "AssertionError: assert 3.3000000000000003 == 3.3",
+                    "KeyError: 'status'",
+                    "TypeError: 'NoneType' object is not subscriptable",
+                )
+            ),
+        }
+        for i in range(failed)
+    ]
     duration = round(r.uniform(0.4, 40.0), 2)
-    counts = {"passed": total - failed - skipped, "failed": failed, "skipped": skipped, "duration_s": duration}
-    parts = [f"{counts['passed']} passed"] + ([f"{failed} failed"] if failed else []) + ([f"{skipped} skipped"] if skipped else [])
+    counts = {
+        "passed": total - failed - skipped,
+        "failed": failed,
+        "skipped": skipped,
+        "duration_s": duration,
+    }
+    parts = (
+        [f"{counts['passed']} passed"]
+        + ([f"{failed} failed"] if failed else [])
+        + ([f"{skipped} skipped"] if skipped else [])
+    )
     text = "".join(f"FAILED {f['test']} - {f['message']}\n" for f in failures)
     text += f"{'=' * 10} {', '.join(parts)} in {duration}s {'=' * 10}\n"
     return {**counts, "failures": failures}, text
@@ -397,8 +561,14 @@ def _command_words(call: Call) -> list[str] | None:
     if p.program is not None:
         roles = p.roles
         pattern = [v for v in (_text_arg(call, roles.query),) if v]
-        paths = [str(v) for a in roles.paths for v in (call.args.get(a) if isinstance(call.args.get(a), list)
-                                                        else [call.args.get(a)]) if isinstance(v, str)]
+        paths = [
+            str(v)
+            for a in roles.paths
+            for v in (
+                call.args.get(a) if isinstance(call.args.get(a), list) else [call.args.get(a)]
+            )
+            if isinstance(v, str)
+        ]
         text = [v for v in (_text_arg(call, roles.content),) if v and p.program == "echo"]
         return [p.program, *text, *pattern, *paths]
     value = call.args.get(p.command_arg) if p.command_arg else None
@@ -435,7 +605,9 @@ def shell(call: Call) -> dict[str, Any]:
     elif program == "echo":
         out = " ".join(rest) + "\n"
     elif program in _FILE_PROGRAMS:
-        out, err, code = _file_program(call, ws, program, [w for w in rest if not w.startswith("-")])
+        out, err, code = _file_program(
+            call, ws, program, [w for w in rest if not w.startswith("-")]
+        )
     elif program == "ls":
         listing = _list_dir(call, ws, next((w for w in rest if not w.startswith("-")), "."))
         if listing["status"] == "ok":
@@ -446,12 +618,16 @@ def shell(call: Call) -> dict[str, Any]:
         target = next((w for w in rest if not w.startswith("-")), "")
         if ws.exists(target):
             lines = ws.read(target).splitlines(keepends=True)
-            out = "".join(lines if program == "cat" else lines[:10] if program == "head" else lines[-10:])
+            out = "".join(
+                lines if program == "cat" else lines[:10] if program == "head" else lines[-10:]
+            )
         else:
             err, code = f"{program}: {target}: No such file or directory\n", 1
     elif program == "git":
         out, err, code = _git_text(call, ws, rest)
-    elif program in ("pytest", "tox", "jest") or (program in ("npm", "yarn", "make", "go", "cargo") and "test" in rest):
+    elif program in ("pytest", "tox", "jest") or (
+        program in ("npm", "yarn", "make", "go", "cargo") and "test" in rest
+    ):
         summary, out = _test_summary(call, " ".join(w for w in rest if not w.startswith("-")))
         code = 1 if summary["failed"] else 0
     elif program in ("touch", "mkdir"):
@@ -464,7 +640,10 @@ def shell(call: Call) -> dict[str, Any]:
                 ws.files.pop(_norm(w), None)
                 ws.dirty[_norm(w)] = "deleted"
     elif program in ("python", "python3", "node") and r.random() < call.options.failure_share:
-        err, code = "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'app.cli'\n", 1
+        err, code = (
+            "Traceback (most recent call last):\n  File \"<string>\", line 1, in <module>\nModuleNotFoundError: No module named 'app.cli'\n",
+            1,
+        )
     elif program in ("grep", "rg") and rest:
         words = [w for w in rest if not w.startswith("-")]
         pattern = words[0] if words else ""
@@ -494,13 +673,23 @@ def _missing_operand(call: Call, ws: Workspace) -> dict[str, Any] | None:
     return None
 
 
-_FILE_PROGRAMS = frozenset({"wc", "du", "df", "cp", "mv", "rmdir", "sort", "diff", "cd", "stat", "tree", "uniq"})
+_FILE_PROGRAMS = frozenset(
+    {"wc", "du", "df", "cp", "mv", "rmdir", "sort", "diff", "cd", "stat", "tree", "uniq"}
+)
 
 
-def _file_program(call: Call, ws: Workspace, program: str, paths: list[str]) -> tuple[str, str, int]:
+def _file_program(
+    call: Call, ws: Workspace, program: str, paths: list[str]
+) -> tuple[str, str, int]:
     """``wc``, ``du``, ``cp``, ``mv``, ``sort``, ``diff`` … over the workspace's files."""
-    missing = next((p for p in paths[: 1 if program in ("cp", "mv") else None] if not _stated(call, ws, p)
-                    and not ws.is_dir(p)), None)
+    missing = next(
+        (
+            p
+            for p in paths[: 1 if program in ("cp", "mv") else None]
+            if not _stated(call, ws, p) and not ws.is_dir(p)
+        ),
+        None,
+    )
     if missing is not None:
         return "", f"{program}: {missing}: No such file or directory\n", 1
     if program in ("cp", "mv"):
@@ -513,11 +702,20 @@ def _file_program(call: Call, ws: Workspace, program: str, paths: list[str]) -> 
         return "", "", 0
     if program == "rmdir":
         for path in paths:
-            ws.files = {f: c for f, c in ws.files.items() if not f.startswith(_norm(path).rstrip("/") + "/")}
+            ws.files = {
+                f: c for f, c in ws.files.items() if not f.startswith(_norm(path).rstrip("/") + "/")
+            }
         return "", "", 0
     if program == "wc":
-        return "".join(f"{len(t.splitlines())} {len(t.split())} {len(t.encode())} {p}\n"
-                       for p in paths for t in [ws.read(p)]), "", 0
+        return (
+            "".join(
+                f"{len(t.splitlines())} {len(t.split())} {len(t.encode())} {p}\n"
+                for p in paths
+                for t in [ws.read(p)]
+            ),
+            "",
+            0,
+        )
     if program in ("sort", "uniq"):
         lines = [line for p in paths for line in ws.read(p).splitlines()]
         lines = sorted(lines) if program == "sort" else list(dict.fromkeys(lines))
@@ -525,11 +723,16 @@ def _file_program(call: Call, ws: Workspace, program: str, paths: list[str]) -> 
     if program == "diff":
         if len(paths) < 2:
             return "", "diff: missing operand\n", 2
-        a, b = ws.read(paths[0]).splitlines(keepends=True), ws.read(paths[1]).splitlines(keepends=True)
+        a, b = (
+            ws.read(paths[0]).splitlines(keepends=True),
+            ws.read(paths[1]).splitlines(keepends=True),
+        )
         text = "".join(difflib.unified_diff(a, b, paths[0], paths[1]))
         return text, "", 1 if text else 0
     if program in ("du", "df", "stat", "tree"):
-        scope = [f for f in sorted(ws.files) if not paths or any(f.startswith(_norm(p)) for p in paths)]
+        scope = [
+            f for f in sorted(ws.files) if not paths or any(f.startswith(_norm(p)) for p in paths)
+        ]
         total = sum(len(ws.read(f).encode()) for f in scope)
         return f"{max(1, total // 1024)}K\t{paths[0] if paths else '.'}\n", "", 0
     return "", "", 0  # cd: the workspace has one working directory
@@ -538,8 +741,13 @@ def _file_program(call: Call, ws: Workspace, program: str, paths: list[str]) -> 
 # -- git -----------------------------------------------------------------------------------
 
 _GIT_OPS = {
-    "status": ("status",), "diff": ("diff",), "commit": ("commit",), "checkout": ("checkout", "switch", "branch"),
-    "push": ("push",), "pull": ("pull", "fetch"), "log": ("log", "history"),
+    "status": ("status",),
+    "diff": ("diff",),
+    "commit": ("commit",),
+    "checkout": ("checkout", "switch", "branch"),
+    "push": ("push",),
+    "pull": ("pull", "fetch"),
+    "log": ("log", "history"),
 }
 
 
@@ -551,11 +759,20 @@ def _diff_text(ws: Workspace, only: str | None) -> tuple[str, int, int]:
             continue
         before = ws.base(path)
         after = "" if change == "deleted" else ws.read(path)
-        lines = list(difflib.unified_diff(before.splitlines(keepends=True), after.splitlines(keepends=True),
-                                          f"a/{path}", f"b/{path}"))
+        lines = list(
+            difflib.unified_diff(
+                before.splitlines(keepends=True),
+                after.splitlines(keepends=True),
+                f"a/{path}",
+                f"b/{path}",
+            )
+        )
         plus += sum(1 for x in lines if x.startswith("+") and not x.startswith("+++"))
         minus += sum(1 for x in lines if x.startswith("-") and not x.startswith("---"))
-        chunks.append(f"diff --git a/{path} b/{path}\n" + "".join(x if x.endswith("\n") else x + "\n" for x in lines))
+        chunks.append(
+            f"diff --git a/{path} b/{path}\n"
+            + "".join(x if x.endswith("\n") else x + "\n" for x in lines)
+        )
     return "".join(chunks), plus, minus
 
 
@@ -570,13 +787,25 @@ def git(call: Call) -> dict[str, Any]:
     if op == "status":
         unstaged = sorted(p for p, c in ws.dirty.items() if c != "added")
         untracked = sorted(p for p, c in ws.dirty.items() if c == "added")
-        return ok(branch=ws.branch, ahead=len(ws.commits) - ws.pushed, staged=[], unstaged=unstaged,
-                  untracked=untracked, clean=not ws.dirty)
+        return ok(
+            branch=ws.branch,
+            ahead=len(ws.commits) - ws.pushed,
+            staged=[],
+            unstaged=unstaged,
+            untracked=untracked,
+            clean=not ws.dirty,
+        )
     if op == "diff":
-        only = next((call.args[a] for a in call.profile.roles.paths if isinstance(call.args.get(a), str)), None)
+        only = next(
+            (call.args[a] for a in call.profile.roles.paths if isinstance(call.args.get(a), str)),
+            None,
+        )
         if only and not (ws.exists(only) or ws.is_dir(only) or _norm(only) in ws.dirty):
-            return error("not_found", f"ambiguous argument '{only}': unknown revision or path not in the working tree",
-                         field="path")
+            return error(
+                "not_found",
+                f"ambiguous argument '{only}': unknown revision or path not in the working tree",
+                field="path",
+            )
         if call.args.get("staged") is True:
             return ok(call.echo(), diff="", files_changed=0, insertions=0, deletions=0)
         text, plus, minus = _diff_text(ws, only)
@@ -587,7 +816,9 @@ def git(call: Call) -> dict[str, Any]:
             return error("already_done", "nothing to commit, working tree clean")
         sha = f"{r.getrandbits(160):040x}"
         message = _worded(call, {"message", "msg", "summary", "description"}) or ""
-        ws.commits.insert(0, {"sha": sha, "author": "agent", "date": iso(call.now), "message": message})
+        ws.commits.insert(
+            0, {"sha": sha, "author": "agent", "date": iso(call.now), "message": message}
+        )
         changed = len(ws.dirty)
         for path, change in ws.dirty.items():
             ws.committed[path] = None if change == "deleted" else ws.read(path)
@@ -602,8 +833,12 @@ def git(call: Call) -> dict[str, Any]:
         pushed = len(ws.commits) - ws.pushed
         ws.pushed = len(ws.commits)
         remote = call.args.get("remote") if isinstance(call.args.get("remote"), str) else "origin"
-        return ok(remote=remote, branch=ws.branch, pushed_commits=pushed,
-                  url=f"https://git.example.internal/app/tree/{ws.branch}")
+        return ok(
+            remote=remote,
+            branch=ws.branch,
+            pushed_commits=pushed,
+            url=f"https://git.example.internal/app/tree/{ws.branch}",
+        )
     if op == "pull":
         return ok(branch=ws.branch, updated=False, commits=0)
     items = [dict(c, sha=c["sha"][:7]) for c in ws.commits[:10]]
@@ -616,7 +851,11 @@ def _branch_arg(call: Call) -> tuple[str, str]:
     for words in ({"branch"}, {"name", "ref", "target", "revision"}):
         for arg, value in call.args.items():
             tokens = set(name_tokens(arg))
-            if isinstance(value, str) and tokens & words and not tokens & {"base", "source", "from", "type", "start"}:
+            if (
+                isinstance(value, str)
+                and tokens & words
+                and not tokens & {"base", "source", "from", "type", "start"}
+            ):
                 return arg, value
     return "branch", ""
 
@@ -624,16 +863,21 @@ def _branch_arg(call: Call) -> tuple[str, str]:
 def _checkout(call: Call, ws: Workspace) -> dict[str, Any]:
     field, branch = _branch_arg(call)
     create = call.profile.kind == "create" or any(
-        call.args.get(k) is True for k in ("create", "new", "create_branch", "b"))
+        call.args.get(k) is True for k in ("create", "new", "create_branch", "b")
+    )
     exists = branch in ws.branches
     if branch == ws.branch and not create:
         return error("already_done", f"already on '{branch}'", field=field)
     if create and exists:
         return error("already_done", f"a branch named '{branch}' already exists", field=field)
     if not create and not exists:
-        return error("not_found", f"pathspec '{branch}' did not match any branch known to git", field=field)
+        return error(
+            "not_found", f"pathspec '{branch}' did not match any branch known to git", field=field
+        )
     ws.branches.add(branch)
-    if not (create and call.profile.kind == "create"):  # git_create_branch creates, checkout switches
+    if not (
+        create and call.profile.kind == "create"
+    ):  # git_create_branch creates, checkout switches
         ws.branch = branch
     return ok(call.echo(), branch=branch, created=create)
 
@@ -650,7 +894,11 @@ def _git_text(call: Call, ws: Workspace, rest: list[str]) -> tuple[str, str, int
     if sub == "log":
         return "".join(f"{c['sha'][:7]} {c['message']}\n" for c in ws.commits[:10]), "", 0
     if sub == "branch":
-        return "".join(("* " if b == ws.branch else "  ") + b + "\n" for b in sorted(ws.branches)), "", 0
+        return (
+            "".join(("* " if b == ws.branch else "  ") + b + "\n" for b in sorted(ws.branches)),
+            "",
+            0,
+        )
     return "", "", 0
 
 
@@ -668,11 +916,23 @@ def ci(call: Call) -> dict[str, Any]:
         summary, text = _test_summary(call, scope + "|" + str(call.args.get("keyword", "")))
         return ok(call.echo(), **summary, output=text)
     r = draw(call.key, "pipeline", ws.branch, str(ws.version))
-    state = "failed" if r.random() < call.options.failure_share else r.choice(("passed", "passed", "running"))
-    jobs = [{"name": n, "state": state if n == "test" else "passed", "duration_s": r.randint(20, 600)}
-            for n in ("lint", "test", "build")]
-    return ok(call.echo(), pipeline_id=f"pl_{r.randrange(10**6, 10**7)}", branch=ws.branch, state=state, jobs=jobs,
-              url=f"https://ci.example.internal/app/pipelines/{r.randrange(1000, 9999)}")
+    state = (
+        "failed"
+        if r.random() < call.options.failure_share
+        else r.choice(("passed", "passed", "running"))
+    )
+    jobs = [
+        {"name": n, "state": state if n == "test" else "passed", "duration_s": r.randint(20, 600)}
+        for n in ("lint", "test", "build")
+    ]
+    return ok(
+        call.echo(),
+        pipeline_id=f"pl_{r.randrange(10**6, 10**7)}",
+        branch=ws.branch,
+        state=state,
+        jobs=jobs,
+        url=f"https://ci.example.internal/app/pipelines/{r.randrange(1000, 9999)}",
+    )
 
 
 BUILDERS = {"file": files, "shell": shell, "git": git, "ci": ci}

@@ -197,13 +197,17 @@ def build_action(
             attached += f" {prep} {label}"
     if rendered.obj and words.noun and not ordered and not rendered.said_noun:
         complement += f" in the {words.noun}"
-    tail = (f" {'mentioning' if general else 'for'} {rendered.query}" if rendered.query else "") + rendered.tail
+    tail = (
+        f" {'mentioning' if general else 'for'} {rendered.query}" if rendered.query else ""
+    ) + rendered.tail
     for _, value in payments:
         said = spoken_id(value)
         tail += r.choice((f", paying with {said}", f", using payment method {said}"))
     if rendered.labels:
         tail += f" ({', '.join(rendered.labels)})"
-    if words.purposes and not (rendered.tail or rendered.labels or rendered.obj or rendered.pre or rendered.query):
+    if words.purposes and not (
+        rendered.tail or rendered.labels or rendered.obj or rendered.pre or rendered.query
+    ):
         tail += r.choice(words.purposes)
     mentioned.update(spoken_id(v) for v in entities.values())
     plural = (is_plural(obj) and not rendered.obj and head is None) or " and " in rendered.obj

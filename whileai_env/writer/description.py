@@ -36,11 +36,57 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s+\|\s+")
 _PREAMBLE = re.compile(
     r"^(?:(?:this|the)\s+(?:tool|function|endpoint|api|method)\s+(?:is\s+used\s+to|can\s+be\s+used\s+to|lets\s+you"
     r"|allows\s+(?:you|users?)\s+to|will|can)?\s*|use\s+(?:this|the)(?:\s+tool)?\s+to\s+|(?:tool|function)\s+to\s+"
-    r"|used\s+to\s+|allows?\s+(?:you|users?)\s+to\s+|lets?\s+you\s+|(?![a-z]*(?:ply|fly)\b)[a-z]+ly\s+(?=[a-z]))", re.IGNORECASE)
-_PREPOSITIONS = frozenset(["to", "for", "from", "in", "on", "into", "onto", "with", "at", "by", "between", "across",
-                           "through", "over", "under", "about", "out", "off", "up"])
-_DETERMINERS = frozenset(["a", "an", "the", "one", "two", "all", "any", "some", "multiple", "each", "every", "its",
-                          "their", "your", "this", "these", "those", "several", "new", "existing", "given"])
+    r"|used\s+to\s+|allows?\s+(?:you|users?)\s+to\s+|lets?\s+you\s+|(?![a-z]*(?:ply|fly)\b)[a-z]+ly\s+(?=[a-z]))",
+    re.IGNORECASE,
+)
+_PREPOSITIONS = frozenset(
+    [
+        "to",
+        "for",
+        "from",
+        "in",
+        "on",
+        "into",
+        "onto",
+        "with",
+        "at",
+        "by",
+        "between",
+        "across",
+        "through",
+        "over",
+        "under",
+        "about",
+        "out",
+        "off",
+        "up",
+    ]
+)
+_DETERMINERS = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "one",
+        "two",
+        "all",
+        "any",
+        "some",
+        "multiple",
+        "each",
+        "every",
+        "its",
+        "their",
+        "your",
+        "this",
+        "these",
+        "those",
+        "several",
+        "new",
+        "existing",
+        "given",
+    ]
+)
 
 
 class Described(NamedTuple):
@@ -60,7 +106,12 @@ def _is_verb(word: str, following: str, named: frozenset[str] = frozenset()) -> 
     base = verb_base(word)
     if base in STATIVE_VERBS or not base.isalpha():
         return False
-    if base in KNOWN_VERBS or base in DESCRIPTION_ALIASES or base in LIGHT_VERBS or verb_kind(base) is not None:
+    if (
+        base in KNOWN_VERBS
+        or base in DESCRIPTION_ALIASES
+        or base in LIGHT_VERBS
+        or verb_kind(base) is not None
+    ):
         return True
     if base in named:
         return True
@@ -84,8 +135,16 @@ def _object(tokens: list[str]) -> list[str]:
         if low in DESCRIPTION_STOP or low in _PREPOSITIONS or not token[:1].isalpha():
             break
         nxt = following.lower()
-        if out and low.endswith(QUALIFIER_ENDINGS) and (low.endswith(("ed", "ly")) or not nxt.isalpha()
-                                                         or nxt in _PREPOSITIONS or nxt in _DETERMINERS):
+        if (
+            out
+            and low.endswith(QUALIFIER_ENDINGS)
+            and (
+                low.endswith(("ed", "ly"))
+                or not nxt.isalpha()
+                or nxt in _PREPOSITIONS
+                or nxt in _DETERMINERS
+            )
+        ):
             break
         if token[:1].isupper() and not token.isupper():
             if out:
@@ -105,7 +164,11 @@ def _parse(sentence: str, named: frozenset[str]) -> Described | None:
         return None
     verb = verb_base(tokens[0])
     rest = tokens[1:]
-    if len(rest) > 2 and rest[0].lower() in ("or", "and") and _is_verb(rest[1].lower(), rest[2].lower(), named):
+    if (
+        len(rest) > 2
+        and rest[0].lower() in ("or", "and")
+        and _is_verb(rest[1].lower(), rest[2].lower(), named)
+    ):
         rest = rest[2:]  # "Get or list Kubernetes resources": the object follows the second verb
     particle = ""
     if rest and rest[0].lower() in _PREPOSITIONS:
@@ -120,7 +183,9 @@ def _parse(sentence: str, named: frozenset[str]) -> Described | None:
 
 
 @lru_cache(maxsize=4096)
-def described_action(description: str, name_words: frozenset[str] = frozenset()) -> Described | None:
+def described_action(
+    description: str, name_words: frozenset[str] = frozenset()
+) -> Described | None:
     """The verb and object of the description's first action sentence, or ``None``.
     ``name_words`` are the tool name's words: a description opening with one opens with its verb.
 
@@ -131,7 +196,7 @@ def described_action(description: str, name_words: frozenset[str] = frozenset())
     """
     text = description or ""
     labelled = _LABELLED.search(text)
-    for sentence in _SENTENCE.split(text[labelled.end():] if labelled else text)[:4]:
+    for sentence in _SENTENCE.split(text[labelled.end() :] if labelled else text)[:4]:
         found = _parse(_PREAMBLE.sub("", sentence.strip(), count=1), name_words)
         if found is not None:
             return found

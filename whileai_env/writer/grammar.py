@@ -30,6 +30,7 @@ def indefinite(phrase: str) -> str:
 def participles(verbs: Sequence[Verb]) -> tuple[str, ...]:
     """A participle for each verb phrase, same order: its own when it makes a clean one,
     else the first clean one's ("get a refund on" → "refunded"), so its preposition still fits."""
+
     def clean(phrase: str) -> bool:
         return len(phrase.split()) <= 2 and not {"a", "the", "me"} & set(phrase.split())
 

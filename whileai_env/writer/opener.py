@@ -57,7 +57,9 @@ _GREETING = re.compile(r"(?:hi|hello|hey)\b[,!.]?\s+", re.IGNORECASE)
 _CONJUNCTION = re.compile(r",\s+(?:and|or|but)\s+")
 
 
-def _general_sentence(words: ToolWords, action: Request, r: Random, protected: Sequence[str]) -> str:
+def _general_sentence(
+    words: ToolWords, action: Request, r: Random, protected: Sequence[str]
+) -> str:
     """A general ask: what the person wants, without naming the operation."""
     if words.handoff:
         return r.choice(HANDOFF_GENERAL).format(d=action.tail)
@@ -70,8 +72,12 @@ def _general_sentence(words: ToolWords, action: Request, r: Random, protected: S
         templates = GENERAL_SEARCH
     elif words.kind == "read":
         templates = GENERAL_READ + GENERAL_DONE
-    elif (words.kind == "create" and words.verb in CREATE_VERBS and not action.complement
-          and (obj.startswith(("a ", "an ")) or action.obj == words.noun)):
+    elif (
+        words.kind == "create"
+        and words.verb in CREATE_VERBS
+        and not action.complement
+        and (obj.startswith(("a ", "an ")) or action.obj == words.noun)
+    ):
         templates = GENERAL_CREATE
     elif words.verb in CHANGE_VERBS:
         templates = GENERAL_UPDATE + GENERAL_DONE
@@ -80,15 +86,22 @@ def _general_sentence(words: ToolWords, action: Request, r: Random, protected: S
     else:
         templates = GENERAL_DONE
     return r.choice(templates).format(
-        o=obj, O=cap(obj, protected), n=words.noun, p=action.participle, w=action.complement,
-        d=action.tail, needs="need" if action.plural else "needs",
+        o=obj,
+        O=cap(obj, protected),
+        n=words.noun,
+        p=action.participle,
+        w=action.complement,
+        d=action.tail,
+        needs="need" if action.plural else "needs",
     )
 
 
 def _stance_sentence(stance: str, action: Request, r: Random) -> str:
     """The ask in the cell's stance: "Quick: cancel order 4412, I've only got a minute."."""
     text = action.text
-    return r.choice(STANCE[stance]).format(a=text, A=cap(text), o=(action.obj or "this") + action.attached)
+    return r.choice(STANCE[stance]).format(
+        a=text, A=cap(text), o=(action.obj or "this") + action.attached
+    )
 
 
 @lru_cache(maxsize=4096)
@@ -101,7 +114,11 @@ def _rule_quote(clause: str, tools: tuple[RuleWords, ...]) -> str | None:
     """
     for piece in _RULE_SPLIT.split(clause.strip()):
         piece = _CONJUNCTION.split(piece.strip())[0].rstrip(".")
-        if '"' in piece or not 3 <= len(piece.split()) <= 12 or piece.split()[0].lower() in PRONOUNS:
+        if (
+            '"' in piece
+            or not 3 <= len(piece.split()) <= 12
+            or piece.split()[0].lower() in PRONOUNS
+        ):
             continue
         if any(words.mentioned_in(piece) for words in tools):
             return piece
@@ -124,10 +141,14 @@ def _vague_sentence(words: ToolWords, entity_names: Sequence[str], r: Random) ->
 
 def _protected(plan: WorldPlan, spec: Spec) -> list[str]:
     """Identifiers and stated values as the opener spells them: texture must not touch them."""
-    return [spoken_id(v) for v in plan.entities.values()] + [s for s in stated_values(plan, spec) if s]
+    return [spoken_id(v) for v in plan.entities.values()] + [
+        s for s in stated_values(plan, spec) if s
+    ]
 
 
-def _ask(cell: Cell, plan: WorldPlan, spec: Spec, targets: list[str], r: Random, protected: Sequence[str]) -> str:
+def _ask(
+    cell: Cell, plan: WorldPlan, spec: Spec, targets: list[str], r: Random, protected: Sequence[str]
+) -> str:
     """The request itself: one sentence per target tool, in the cell's ask family and stance."""
     if cell.ask == "vague":
         return _vague_sentence(tool_words(spec, targets[0]), plan.required.get(targets[0], ()), r)
@@ -136,7 +157,14 @@ def _ask(cell: Cell, plan: WorldPlan, spec: Spec, targets: list[str], r: Random,
     for i, target in enumerate(targets):
         words = tool_words(spec, target)
         general = cell.ask == "general" and i == 0
-        action = build_action(words, plan.entities_for(target), plan.details_for(target), r, mentioned, general=general)
+        action = build_action(
+            words,
+            plan.entities_for(target),
+            plan.details_for(target),
+            r,
+            mentioned,
+            general=general,
+        )
         if i > 0:
             pieces.append(r.choice(FOLLOW_ON).format(a=action.text))
         elif general:
@@ -168,10 +196,12 @@ def _persona(cell: Cell, plan: WorldPlan, unrelated: bool) -> str:
 def _without_greeting(core: str, protected: Sequence[str]) -> str:
     """The ask without its own greeting ("Hi, I need help …") when the persona already greets."""
     match = _GREETING.match(core)
-    return cap(core[match.end():], protected) if match and match.end() < len(core) else core
+    return cap(core[match.end() :], protected) if match and match.end() < len(core) else core
 
 
-def write_opener(cell: Cell, plan: WorldPlan, spec: Spec, *, phrasing: int = 0, key: object = 0) -> str:
+def write_opener(
+    cell: Cell, plan: WorldPlan, spec: Spec, *, phrasing: int = 0, key: object = 0
+) -> str:
     """Write the opening user message for ``cell`` with the entities of ``plan``.
 
     ``phrasing`` picks another wording of the same situation; ``key`` seeds every choice.

@@ -96,7 +96,10 @@ class Person:
     def facts(self) -> list[Fact]:
         """What the task holds: its ids (the withheld ones too), then each target's details."""
         plan = self.task.world
-        out = [Fact(name, _entity_label(name), spoken_id(value), entity=True) for name, value in plan.entities.items()]
+        out = [
+            Fact(name, _entity_label(name), spoken_id(value), entity=True)
+            for name, value in plan.entities.items()
+        ]
         for target, details in plan.details.items():
             tool = self._tool(target)
             schemas = tool.properties if tool is not None else {}
@@ -107,7 +110,11 @@ class Person:
         return out
 
     def _tool(self, name: str) -> Tool | None:
-        return self.spec.tool(name) if self.spec is not None and name in tool_names(self.spec) else None
+        return (
+            self.spec.tool(name)
+            if self.spec is not None and name in tool_names(self.spec)
+            else None
+        )
 
     def recall(self, subject: str) -> Fact | None:
         """The fact a question's ``subject`` ("order number", "date of birth") asks for: one the
@@ -116,21 +123,34 @@ class Person:
         words = _words(subject)
         if not words:
             return None
-        scored = [(_match(words, _names(f.key, f.label, f.entity)), -i, f) for i, f in enumerate(self.facts)]
+        scored = [
+            (_match(words, _names(f.key, f.label, f.entity)), -i, f)
+            for i, f in enumerate(self.facts)
+        ]
         score, _, held = max(scored, default=(0, 0, None), key=lambda s: s[:2])
         if score >= 2:
             return held
         if subject not in self._drawn:
-            self._drawn[subject] = self._personal(words) or (held if score else None) or self._argument(words)
+            self._drawn[subject] = (
+                self._personal(words) or (held if score else None) or self._argument(words)
+            )
         return self._drawn[subject]
 
     def _personal(self, words: tuple[str, ...]) -> Fact | None:
         """The person's own data, drawn once per task: name, email, phone, date of birth …"""
         for attribute, synonyms in PERSONAL_FACTS.items():
             if _match(words, {_words(s) for s in (attribute, *synonyms)}) >= 2:
-                schema = {"type": "string", "format": "date"} if "birth" in attribute else {"type": "string"}
+                schema = (
+                    {"type": "string", "format": "date"}
+                    if "birth" in attribute
+                    else {"type": "string"}
+                )
                 value = self._value("_".join(attribute.split()), schema, None)
-                return Fact(attribute, attribute, spoken_value(value)) if value not in (None, "") else None
+                return (
+                    Fact(attribute, attribute, spoken_value(value))
+                    if value not in (None, "")
+                    else None
+                )
         return None
 
     def _argument(self, words: tuple[str, ...]) -> Fact | None:
@@ -139,7 +159,9 @@ class Person:
         if self.spec is None:
             return None
         targets = [t for t in self.task.world.targets if t in tool_names(self.spec)]
-        tools = [self.spec.tool(t) for t in targets] + [t for t in self.spec.tools if t.name not in targets]
+        tools = [self.spec.tool(t) for t in targets] + [
+            t for t in self.spec.tools if t.name not in targets
+        ]
         for tool in tools:
             for name, schema in tool.properties.items():
                 if _match(words, _names(name, " ".join(name_tokens(name)), False)) < 2:
@@ -165,18 +187,24 @@ class Person:
         mentioned: set[str] = set()
         pieces = []
         for target in plan.targets:
-            entities = {n: plan.entities[n] for n in plan.required.get(target, ()) if n in plan.entities}
+            entities = {
+                n: plan.entities[n] for n in plan.required.get(target, ()) if n in plan.entities
+            }
             if self._tool(target) is None or self.spec is None:
                 ids = " and ".join(f.said for f in self.facts if f.key in entities)
                 pieces.append(" ".join(name_tokens(target)) + (f" for {ids}" if ids else ""))
                 continue
             words = tool_words(self.spec, target)
-            pieces.append(build_action(words, entities, plan.details_for(target), r, mentioned).text)
+            pieces.append(
+                build_action(words, entities, plan.details_for(target), r, mentioned).text
+            )
         return ", then ".join(pieces)
 
     def protected(self) -> list[str]:
         """Every value the person may say, for the texture to leave alone."""
-        return [f.value for f in self.facts] + [f.value for f in self._drawn.values() if f is not None]
+        return [f.value for f in self.facts] + [
+            f.value for f in self._drawn.values() if f is not None
+        ]
 
 
 def _entity_label(name: str) -> str:
@@ -191,5 +219,3 @@ def _is_value(name: str, schema: Mapping[str, Any] | None) -> bool:
     if argument_role(name, schema) == "finding":
         return False
     return bool(schema.get("enum")) or schema.get("type") in ("number", "integer", "boolean")
-
-

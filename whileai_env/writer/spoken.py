@@ -75,7 +75,11 @@ def _spoken_record(value: Mapping[str, Any], depth: int) -> str:
     """A record as its fields: an address (or data three levels down) by its values alone, in
     reading order; another record with each field's name ("first name Dana, last name Kim")."""
     keys = sorted(value, key=lambda k: ADDRESS_ORDER.get(str(k).lower(), len(ADDRESS_ORDER)))
-    keys = [k for k in keys if value[k] not in (None, "", [], {}) and not (depth and str(k) in DISCRIMINATORS)]
+    keys = [
+        k
+        for k in keys
+        if value[k] not in (None, "", [], {}) and not (depth and str(k) in DISCRIMINATORS)
+    ]
     bare = depth > 2 or all(str(k).lower() in ADDRESS_ORDER for k in keys)
     parts = []
     for key in keys:
@@ -109,7 +113,9 @@ class Rendered(NamedTuple):
 
 def _currency_pair(names: Sequence[str]) -> tuple[str | None, str | None]:
     """(amount argument, currency argument) when a tool states both: said together, "42.10 EUR"."""
-    amount = next((n for n in names if tokens_of(n)[-1:] and tokens_of(n)[-1] in AMOUNT_WORDS), None)
+    amount = next(
+        (n for n in names if tokens_of(n)[-1:] and tokens_of(n)[-1] in AMOUNT_WORDS), None
+    )
     currency = next((n for n in names if tokens_of(n) == ("currency",)), None)
     return (amount, currency) if amount and currency else (None, None)
 
@@ -126,7 +132,9 @@ def render_details(words: ToolWords, details: Mapping[str, Any]) -> Rendered:
     operands = _operands(words, details, names)
     if operands:
         said = [spoken_value(details[n], words.schemas.get(n)) for n in operands]
-        obj = _the_object(words, operands, ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0])
+        obj = _the_object(
+            words, operands, ", ".join(said[:-1]) + " and " + said[-1] if len(said) > 1 else said[0]
+        )
         names = [n for n in names if n not in operands]
     for name in names:
         if name == currency:
@@ -168,10 +176,16 @@ def _operands(words: ToolWords, details: Mapping[str, Any], names: Sequence[str]
 
     def numeric(value: Any) -> bool:
         items = value if isinstance(value, list | tuple) else [value]
-        return bool(items) and all(isinstance(v, int | float) and not isinstance(v, bool) for v in items)
+        return bool(items) and all(
+            isinstance(v, int | float) and not isinstance(v, bool) for v in items
+        )
 
-    found = [n for n in names if numeric(details[n])
-             and (set(tokens_of(n)) <= OPERAND_WORDS or " ".join(tokens_of(n)) == noun)]
+    found = [
+        n
+        for n in names
+        if numeric(details[n])
+        and (set(tokens_of(n)) <= OPERAND_WORDS or " ".join(tokens_of(n)) == noun)
+    ]
     return found if found and (len(found) > 1 or noun) else []
 
 
@@ -207,7 +221,11 @@ def _detail_phrase(
         return "tail", FREE_TEXT_LEADS[last] + quoted
     if "reason" in tokens:
         starts = spoken.split(" ", 1)[0].lower()
-        return ("tail", f" because {spoken}") if starts in REASON_STARTS else ("label", f"reason: {spoken}")
+        return (
+            ("tail", f" because {spoken}")
+            if starts in REASON_STARTS
+            else ("label", f"reason: {spoken}")
+        )
     if last in ("percent", "percentage", "pct"):
         return "pre", f"{spoken}%"
     if "cents" in tokens:
@@ -217,9 +235,17 @@ def _detail_phrase(
     if last in ("count", "quantity") and len(tokens) > 1 and spoken.isdigit():
         things = " ".join(tokens[:-1])
         return "tail", f" ({spoken} {things if spoken == '1' else plural(things)})"
-    if first in ("base", "origin", "source") or (first == "from" and len(tokens) > 1) or last in ("origin", "source"):
+    if (
+        first in ("base", "origin", "source")
+        or (first == "from" and len(tokens) > 1)
+        or last in ("origin", "source")
+    ):
         return "tail", f" from {spoken}"
-    if first in ("quote", "destination", "target") or (first == "to" and len(tokens) > 1) or last == "destination":
+    if (
+        first in ("quote", "destination", "target")
+        or (first == "to" and len(tokens) > 1)
+        or last == "destination"
+    ):
         return "tail", f" to {spoken}"
     if last in PEOPLE_WORDS and "@" in spoken and not words.noun:
         return "obj", spoken  # "invite a@x.io and b@y.io to event evt_1"
@@ -230,7 +256,9 @@ def _detail_phrase(
     if _TIME.fullmatch(spoken):
         return "tail", f" at {spoken}"
     if last in ("status", "state"):
-        return ("tail", f" to {spoken}") if words.kind == "update" else ("label", f"{label}: {spoken}")
+        return (
+            ("tail", f" to {spoken}") if words.kind == "update" else ("label", f"{label}: {spoken}")
+        )
     if last in ("cabin", "class", "tier"):
         return "tail", f" in {spoken}"
     if "last" in tokens and "4" in tokens:
@@ -246,7 +274,7 @@ def _detail_phrase(
 
 
 def _date_phrase(tokens: list[str], spoken: str) -> str:
-    """" on 2026-12-02", " from …", " to …", ", born …" by what the date argument means."""
+    """ " on 2026-12-02", " from …", " to …", ", born …" by what the date argument means."""
     if "birth" in tokens or "dob" in tokens:
         return f", born {spoken}"
     if set(tokens) & {"start", "from", "since", "after", "begin", "begins"}:

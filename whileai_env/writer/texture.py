@@ -18,7 +18,9 @@ _PRONOUN_I = re.compile(r"I(?:'\w+)?$")
 _SENTENCE_START = re.compile(r"([.!?]\s+)([a-z])")
 _SPACE_BEFORE_PUNCT = re.compile(r"\s+([,.!?;:])")
 _SPACES = re.compile(r" {2,}")
-_GREETING = re.compile(r"^(?:hi|hello|hey|good (?:morning|afternoon|evening))[^.!?]*[.!?,]\s*", re.IGNORECASE)
+_GREETING = re.compile(
+    r"^(?:hi|hello|hey|good (?:morning|afternoon|evening))[^.!?]*[.!?,]\s*", re.IGNORECASE
+)
 
 
 def _protected_ranges(text: str, protected: Iterable[str]) -> list[tuple[int, int]]:
@@ -62,10 +64,10 @@ def _misspell(word: str, key: int) -> str:
     j = 1 + (key >> 3) % (len(word) - 2)
     slip = key % 4
     if slip == 0:
-        return word[:j] + word[j + 1:]
+        return word[:j] + word[j + 1 :]
     if slip == 1:
         return word[:j] + word[j] + word[j:]
-    return word[:j] + word[j + 1] + word[j] + word[j + 2:]
+    return word[:j] + word[j + 1] + word[j] + word[j + 2 :]
 
 
 def _typos(parts: list[tuple[str, bool]], seed: int) -> list[tuple[str, bool]]:
@@ -73,19 +75,30 @@ def _typos(parts: list[tuple[str, bool]], seed: int) -> list[tuple[str, bool]]:
     the rate times the words, rounded up or down by the seed, so a short reply is often clean."""
     split = [seg.split(" ") if not keep else [seg] for seg, keep in parts]
     words = sum(len(ws) for ws in split)
-    candidates = [(i, j) for i, (ws, (_, keep)) in enumerate(zip(split, parts, strict=True)) if not keep
-                  for j, w in enumerate(ws) if len(w) > 4 and w.isalpha()]
+    candidates = [
+        (i, j)
+        for i, (ws, (_, keep)) in enumerate(zip(split, parts, strict=True))
+        if not keep
+        for j, w in enumerate(ws)
+        if len(w) > 4 and w.isalpha()
+    ]
     count = min(len(candidates), int(TYPO_RATE * words + unit("typos", seed)))
     for n, k in enumerate(rng("typo", seed).sample(range(len(candidates)), count)):
         i, j = candidates[k]
         split[i][j] = _misspell(split[i][j], stable_hash("slip", seed, n))
-    return [(" ".join(ws) if not keep else seg, keep) for ws, (seg, keep) in zip(split, parts, strict=True)]
+    return [
+        (" ".join(ws) if not keep else seg, keep)
+        for ws, (seg, keep) in zip(split, parts, strict=True)
+    ]
 
 
 def _run_on(segment: str, key: int) -> str:
     """Join sentences with "and"/"so", lowercasing the next word unless it is the pronoun "I"."""
     joiner = "and" if key % 2 else "so"
-    return _SENTENCE_BREAK.sub(lambda m: f" {joiner} {m.group(2) if _PRONOUN_I.match(m.group(2)) else m.group(2).lower()}", segment)
+    return _SENTENCE_BREAK.sub(
+        lambda m: f" {joiner} {m.group(2) if _PRONOUN_I.match(m.group(2)) else m.group(2).lower()}",
+        segment,
+    )
 
 
 _TRANSFORMS: dict[str, Callable[[str, int], str]] = {
@@ -112,7 +125,9 @@ def _capitalise_sentences(parts: list[tuple[str, bool]]) -> list[tuple[str, bool
         if not keep:
             segment = _SENTENCE_START.sub(lambda m: m.group(1) + m.group(2).upper(), segment)
             if at_start:
-                segment = re.sub(r"^(\s*)([a-z])", lambda m: m.group(1) + m.group(2).upper(), segment)
+                segment = re.sub(
+                    r"^(\s*)([a-z])", lambda m: m.group(1) + m.group(2).upper(), segment
+                )
         out.append((segment, keep))
         text = segment.rstrip()
         if text:
@@ -134,7 +149,9 @@ def _tidy(parts: list[tuple[str, bool]]) -> list[tuple[str, bool]]:
     return out
 
 
-def apply_texture(text: str, texture: str, protected: Iterable[str] = (), *, key: object = 0) -> str:
+def apply_texture(
+    text: str, texture: str, protected: Iterable[str] = (), *, key: object = 0
+) -> str:
     """Retype ``text`` with ``texture``, leaving every ``protected`` string exactly as it was.
 
     >>> apply_texture("Please check order ORD-4412 today.", "lowercase", ["ORD-4412"])

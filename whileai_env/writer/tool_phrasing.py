@@ -73,7 +73,11 @@ class ToolWords:
 
     def vague_noun(self, entity_names: Sequence[str]) -> str:
         """The singular thing a vague ask is about: "order" for ``list_orders``."""
-        if self.noun and self.noun not in MASS_NOUNS and not (entity_names and self.noun in STATE_NOUNS):
+        if (
+            self.noun
+            and self.noun not in MASS_NOUNS
+            and not (entity_names and self.noun in STATE_NOUNS)
+        ):
             return singular_phrase(self.noun)
         for name in sorted(entity_names, key=self.rank):
             noun = bare_entity_noun(name)
@@ -102,7 +106,16 @@ def entity_noun_of(name: str) -> str:
 def bare_entity_noun(name: str) -> str:
     """The entity noun without direction words: ``from_account_id`` → ``account``."""
     words = entity_noun_of(name).split()
-    while words and words[0] in ("from", "to", "new", "old", "current", "source", "target", "destination"):
+    while words and words[0] in (
+        "from",
+        "to",
+        "new",
+        "old",
+        "current",
+        "source",
+        "target",
+        "destination",
+    ):
         words = words[1:]
     noun = " ".join(words)
     return {"username": "user", "user name": "user", "login": "user"}.get(noun, noun)
@@ -112,9 +125,13 @@ def _split_name(tokens: list[str]) -> tuple[int | None, list[str], list[str]]:
     """(verb index, object tokens, prefix tokens) of a tool name, skipping namespace-like prefixes."""
     index = next((i for i, t in enumerate(tokens) if t in KNOWN_VERBS), None)
     if index is None:
-        return None, [t for t in tokens if t not in FUNCTION_WORDS and t not in NAMESPACES] or tokens, []
+        return (
+            None,
+            [t for t in tokens if t not in FUNCTION_WORDS and t not in NAMESPACES] or tokens,
+            [],
+        )
     rest: list[str] = []
-    after = iter(tokens[index + 1:])
+    after = iter(tokens[index + 1 :])
     for token in after:
         if token in TAIL_WORDS:
             break
@@ -183,7 +200,12 @@ def _verb_forms(verb: str) -> set[str]:
         forms |= {verb + "d", verb[:-1] + "ing"}
     if verb.endswith("y"):
         forms |= {verb[:-1] + "ies", verb[:-1] + "ied"}
-    if len(verb) > 2 and verb[-1] not in "aeiouwxy" and verb[-2] in "aeiou" and verb[-3] not in "aeiou":
+    if (
+        len(verb) > 2
+        and verb[-1] not in "aeiouwxy"
+        and verb[-2] in "aeiou"
+        and verb[-3] not in "aeiou"
+    ):
         forms |= {verb + verb[-1] + "ed", verb + verb[-1] + "ing"}
     return forms
 
@@ -194,7 +216,12 @@ def _rule_words(tool: Tool, verb: str, verbs: tuple[Verb, ...], noun: str) -> Ru
     words.discard("")
     specific = {form for w in words if w not in GENERIC_VERBS for form in _verb_forms(w)}
     generic = {form for w in words if w in GENERIC_VERBS for form in _verb_forms(w)}
-    nouns = {form for token in noun.split() if token not in NAMESPACES for form in (singular(token), plural(token))}
+    nouns = {
+        form
+        for token in noun.split()
+        if token not in NAMESPACES
+        for form in (singular(token), plural(token))
+    }
     return RuleWords(tool.name.lower(), frozenset(specific), frozenset(generic), frozenset(nouns))
 
 
@@ -204,8 +231,12 @@ def _strip_entity_noun(noun: str, tool: Tool) -> str:
     words = noun.split()
     for name, schema in tool.properties.items():
         entity = bare_entity_noun(name).split()
-        if argument_role(name, schema) == "locator" and len(words) > len(entity) and words[: len(entity)] == entity:
-            return " ".join(words[len(entity):])
+        if (
+            argument_role(name, schema) == "locator"
+            and len(words) > len(entity)
+            and words[: len(entity)] == entity
+        ):
+            return " ".join(words[len(entity) :])
     return noun
 
 
@@ -231,7 +262,9 @@ def _verb_table(verb: str, particle: str = "") -> tuple[Verb, ...]:
     return verb_phrases(f"{verb} {particle}".strip())
 
 
-def _from_description(tool: Tool, tokens: list[str]) -> tuple[str, tuple[Verb, ...], list[str]] | None:
+def _from_description(
+    tool: Tool, tokens: list[str]
+) -> tuple[str, tuple[Verb, ...], list[str]] | None:
     """(verb, phrases, object words) of the tool's description, when it has an action sentence."""
     found = described_action(tool.description or "", frozenset(tokens))
     named = any(t in KNOWN_VERBS for t in tokens)
@@ -252,7 +285,9 @@ def tool_words(spec: Spec, name: str) -> ToolWords:
     tool = spec.tool(name)
     tokens = name_tokens(name)
     index, rest, prefix = _split_name(tokens)
-    described = _from_description(tool, tokens) if _says_too_little(tool, tokens, index, rest) else None
+    described = (
+        _from_description(tool, tokens) if _says_too_little(tool, tokens, index, rest) else None
+    )
     raw_verb = tokens[index] if index is not None else ""
     verb = VERB_ALIASES.get(raw_verb, raw_verb)
     attribute_prep = ""
@@ -268,7 +303,9 @@ def tool_words(spec: Spec, name: str) -> ToolWords:
         verbs = LOOK_VERBS if tool.kind == "read" else HANDLE_VERBS
     if not rest and prefix and prefix[-1] not in NAMESPACES and described is None:
         rest = [singular(prefix[-1])]
-    if verb == "search" and not any(tokens_of(a)[-1:] and tokens_of(a)[-1] in QUERY_WORDS for a in tool.required):
+    if verb == "search" and not any(
+        tokens_of(a)[-1:] and tokens_of(a)[-1] in QUERY_WORDS for a in tool.required
+    ):
         verbs = verb_phrases("search for", "look for", "find")
     noun = _strip_entity_noun(" ".join(rest), tool)
     last = noun.rpartition(" ")[2]

@@ -52,7 +52,9 @@ def assistant_turns(transcript: Sequence[dict[str, Any]]) -> list[dict[str, Any]
     return [m for m in transcript if m["role"] == "assistant"]
 
 
-def replay_episode(spec: wenv.Spec, task: wenv.Task, transcript: Sequence[dict[str, Any]]) -> dict[str, Any]:
+def replay_episode(
+    spec: wenv.Spec, task: wenv.Task, transcript: Sequence[dict[str, Any]]
+) -> dict[str, Any]:
     """The grade ``Episode`` gives the transcript's assistant turns."""
     episode = Episode(spec, task)
     for turn in assistant_turns(transcript):
@@ -61,7 +63,9 @@ def replay_episode(spec: wenv.Spec, task: wenv.Task, transcript: Sequence[dict[s
     return episode.reward()
 
 
-def replay_gym(spec: wenv.Spec, task: wenv.Task, transcript: Sequence[dict[str, Any]]) -> tuple[float, dict[str, float]]:
+def replay_gym(
+    spec: wenv.Spec, task: wenv.Task, transcript: Sequence[dict[str, Any]]
+) -> tuple[float, dict[str, float]]:
     """The reward and markers ``gymnasium.make`` gives the same turns."""
     env = gymnasium.make("whileai/agent-v0", spec=spec, tasks=[task])
     env.reset(options={"task": task})

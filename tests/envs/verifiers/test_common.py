@@ -32,7 +32,9 @@ def test_load_environment_names_the_extra_when_verifiers_is_missing(monkeypatch,
         wenv.load_environment(spec)
 
 
-@pytest.mark.parametrize(("version", "generation"), [("0.3.1", "classic"), ("0.3.9", "classic"), ("0.4.0", "v1")])
+@pytest.mark.parametrize(
+    ("version", "generation"), [("0.3.1", "classic"), ("0.3.9", "classic"), ("0.4.0", "v1")]
+)
 def test_the_generation_follows_the_installed_version(monkeypatch, version, generation):
     monkeypatch.setattr(common.metadata, "version", _version(version))
     assert common.verifiers_generation() == generation
@@ -56,7 +58,9 @@ def test_a_dataset_row_prompts_with_the_opening_only_and_keeps_the_task_in_info(
 def test_tool_defs_keep_the_specs_schemas_verbatim(spec):
     defs = common.tool_defs(spec)
     assert [d["name"] for d in defs] == list(spec.tool_names)
-    assert [d["parameters"] for d in defs] == [t["function"]["parameters"] for t in spec.openai_tools()]
+    assert [d["parameters"] for d in defs] == [
+        t["function"]["parameters"] for t in spec.openai_tools()
+    ]
 
 
 def test_a_split_serves_disjoint_scenarios(spec):

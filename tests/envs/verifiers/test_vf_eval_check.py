@@ -16,8 +16,14 @@ def _results(tmp_path, reward_shift=0.0, error=None):
     rows = []
     for task in wenv.draw_tasks(spec, 3, mode="rl", seed=0):
         reward = play(spec, task, "oracle").reward()["reward"]
-        rows.append({"info": json.dumps(task.to_dict()), "reward": reward + reward_shift, "error": error,
-                     "is_completed": True})
+        rows.append(
+            {
+                "info": json.dumps(task.to_dict()),
+                "reward": reward + reward_shift,
+                "error": error,
+                "is_completed": True,
+            }
+        )
     (tmp_path / "run").mkdir()
     (tmp_path / "run" / "results.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
     return str(tmp_path)

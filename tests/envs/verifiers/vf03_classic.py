@@ -31,9 +31,15 @@ def _evaluate(spec, tasks, policy, monkeypatch, rollouts=1):
     env = wenv.load_environment(spec, tasks=tasks)
     with ChatServer(policy_script(policy, spec, tasks)) as server:
         client = vf.ClientConfig(api_base_url=server.base_url, api_key_var=KEY_VAR, max_retries=0)
-        out = env.evaluate_sync(client, model="whileai-policy", rollouts_per_example=rollouts,
-                                state_columns=["grade", "transcript"])
-    for request in server.requests:  # what verifiers sent: every tool message answers a call the model made
+        out = env.evaluate_sync(
+            client,
+            model="whileai-policy",
+            rollouts_per_example=rollouts,
+            state_columns=["grade", "transcript"],
+        )
+    for (
+        request
+    ) in server.requests:  # what verifiers sent: every tool message answers a call the model made
         calls = [c["id"] for m in request["messages"] for c in m.get("tool_calls") or []]
         assert [m["tool_call_id"] for m in request["messages"] if m["role"] == "tool"] == calls
     return out["outputs"]
@@ -43,7 +49,9 @@ def test_load_environment_builds_the_classic_env_with_the_specs_schemas(spec):
     env = wenv.load_environment(spec, n=4)
     assert isinstance(env, environment_class()) and isinstance(env, vf.MultiTurnEnv)
     assert [t.name for t in env.tool_defs] == list(spec.tool_names)
-    assert [t.parameters for t in env.tool_defs] == [t["function"]["parameters"] for t in spec.openai_tools()]
+    assert [t.parameters for t in env.tool_defs] == [
+        t["function"]["parameters"] for t in spec.openai_tools()
+    ]
     assert len(env.dataset) == 4 and "privileged" not in str(env.dataset[0]["prompt"])
 
 
@@ -51,7 +59,9 @@ def test_load_environment_builds_the_classic_env_with_the_specs_schemas(spec):
 def test_reward_through_verifiers_equals_the_in_process_reward(spec, tasks, policy, monkeypatch):
     chosen = list(tasks.values())
     outputs = _evaluate(spec, chosen, policy, monkeypatch)
-    assert len(outputs) == len(chosen) and all(o["error"] is None and o["is_completed"] for o in outputs)
+    assert len(outputs) == len(chosen) and all(
+        o["error"] is None and o["is_completed"] for o in outputs
+    )
     by_id = {t.task_id: t for t in chosen}
     for output in outputs:
         expected = play(spec, by_id[output["info"]["task_id"]], policy).reward()
@@ -78,16 +88,23 @@ def test_one_transcript_grades_the_same_through_verifiers_gym_and_episode(spec, 
 def test_metrics_are_logged_at_weight_zero(spec, tasks, monkeypatch):
     outputs = _evaluate(spec, [tasks["faulted"]], "oracle", monkeypatch)
     metrics = outputs[0]["metrics"]
-    assert {"n_calls", "truncated", "judge_ok", *(f"calls_{t}" for t in spec.tool_names)} <= set(metrics)
+    assert {"n_calls", "truncated", "judge_ok", *(f"calls_{t}" for t in spec.tool_names)} <= set(
+        metrics
+    )
     assert metrics["n_calls"] >= 1 and metrics["truncated"] == 0 and metrics["judge_ok"] == 1
 
 
-def test_a_rollout_cut_at_the_turn_cap_scores_zero_and_is_marked_truncated(spec, tasks, monkeypatch):
+def test_a_rollout_cut_at_the_turn_cap_scores_zero_and_is_marked_truncated(
+    spec, tasks, monkeypatch
+):
     monkeypatch.setenv(KEY_VAR, "unused")
     env = wenv.load_environment(spec, tasks=[tasks["multi_turn"]], max_turns=1)
     with ChatServer(policy_script("oracle", spec, [tasks["multi_turn"]])) as server:
-        out = env.evaluate_sync(vf.ClientConfig(api_base_url=server.base_url, api_key_var=KEY_VAR),
-                                model="m", state_columns=["grade"])
+        out = env.evaluate_sync(
+            vf.ClientConfig(api_base_url=server.base_url, api_key_var=KEY_VAR),
+            model="m",
+            state_columns=["grade"],
+        )
     output = out["outputs"][0]
     assert output["reward"] == 0.0 and output["metrics"]["truncated"] == 1.0
     assert output["grade"]["markers"]["not_truncated"] == 0.0

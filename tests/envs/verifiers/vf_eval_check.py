@@ -44,9 +44,15 @@ def main(results_dir: str, source: str, policy: str) -> int:
     ours = [play(spec, _task(r), policy).reward()["reward"] for r in results]
     theirs = [float(r["reward"]) for r in results]
     mean_vf, mean_ours = sum(theirs) / len(theirs), sum(ours) / len(ours)
-    print(f"{policy}: {len(results)} rollouts through vf-eval, mean reward {mean_vf:.4f}; "
-          f"in-process on the same tasks {mean_ours:.4f}; incomplete {len(incomplete)}")
-    bad = [(_task_id(r), a, b) for r, a, b in zip(results, theirs, ours, strict=True) if not math.isclose(a, b)]
+    print(
+        f"{policy}: {len(results)} rollouts through vf-eval, mean reward {mean_vf:.4f}; "
+        f"in-process on the same tasks {mean_ours:.4f}; incomplete {len(incomplete)}"
+    )
+    bad = [
+        (_task_id(r), a, b)
+        for r, a, b in zip(results, theirs, ours, strict=True)
+        if not math.isclose(a, b)
+    ]
     for task_id, a, b in bad:
         print(f"  {task_id}: vf-eval {a} != in-process {b}")
     return 1 if incomplete or bad or not results else 0

@@ -49,14 +49,19 @@ def load_environment(
     Raises :class:`~whileai_env.MissingExtraError` when verifiers is not installed.
     """
     if verifiers_generation() != "classic":
-        raise ConfigError("verifiers 0.4 (the v1 API) is installed, and whileai-env has no v1 face yet: "
-                          "use verifiers 0.3.x in this venv (pip install 'whileai-env[verifiers]')")
+        raise ConfigError(
+            "verifiers 0.4 (the v1 API) is installed, and whileai-env has no v1 face yet: "
+            "use verifiers 0.3.x in this venv (pip install 'whileai-env[verifiers]')"
+        )
     spec = load_spec(spec)
     chosen = select_tasks(spec, tasks, n=n, seed=seed, mode=mode, split=split, holdout=holdout)
     if not chosen:
         raise ValueError("the environment has no tasks: raise n, or pick a split that holds some")
-    kwargs = {**episode_kwargs, "judge": resolve_reference(judge, "judge"),
-              "execute": resolve_reference(execute, "execute")}
+    kwargs = {
+        **episode_kwargs,
+        "judge": resolve_reference(judge, "judge"),
+        "execute": resolve_reference(execute, "execute"),
+    }
     from whileai_env.envs.verifiers.classic import build_environment
 
     return build_environment(spec, chosen, kwargs)

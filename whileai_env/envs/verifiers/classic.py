@@ -29,8 +29,15 @@ def build_environment(spec: Spec, tasks: Sequence[Task], episode_kwargs: dict[st
     rows = [dataset_row(spec, task, **episode_kwargs) for task in tasks]
     dataset = Dataset.from_list(rows)
     cap = Episode(spec, tasks[0], **episode_kwargs).max_turns
-    return environment_class()(spec, episode_kwargs, dataset=dataset, eval_dataset=dataset, rubric=rubric(spec),
-                               tool_defs=tool_defs(spec), max_turns=cap + 1)
+    return environment_class()(
+        spec,
+        episode_kwargs,
+        dataset=dataset,
+        eval_dataset=dataset,
+        rubric=rubric(spec),
+        tool_defs=tool_defs(spec),
+        max_turns=cap + 1,
+    )
 
 
 @functools.cache
@@ -68,8 +75,10 @@ def rubric(spec: Spec) -> Any:
     import verifiers as vf
 
     funcs: list[Callable[..., Any]] = [episode_reward]
-    funcs.extend(_metric(name, spec) for name in ("n_calls", "truncated", "judge_ok",
-                                                  *(f"calls_{t}" for t in spec.tool_names)))
+    funcs.extend(
+        _metric(name, spec)
+        for name in ("n_calls", "truncated", "judge_ok", *(f"calls_{t}" for t in spec.tool_names))
+    )
     return vf.Rubric(funcs=funcs, weights=[1.0] + [0.0] * (len(funcs) - 1))
 
 
@@ -92,8 +101,10 @@ def _metric(name: str, spec: Spec) -> Callable[..., Any]:
 
 def assistant_dict(message: Any) -> dict[str, Any]:
     """A verifiers assistant message as the OpenAI dict the episode reads, call ids kept."""
-    calls = [{"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-             for c in getattr(message, "tool_calls", None) or []]
+    calls = [
+        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+        for c in getattr(message, "tool_calls", None) or []
+    ]
     out: dict[str, Any] = {"role": "assistant", "content": _text(getattr(message, "content", None))}
     if calls:
         out["tool_calls"] = calls
@@ -102,7 +113,10 @@ def assistant_dict(message: Any) -> dict[str, Any]:
 
 def _text(content: Any) -> str:
     if isinstance(content, list):
-        return "".join(str(p.get("text", "") if isinstance(p, dict) else getattr(p, "text", "")) for p in content)
+        return "".join(
+            str(p.get("text", "") if isinstance(p, dict) else getattr(p, "text", ""))
+            for p in content
+        )
     return content or ""
 
 

@@ -35,15 +35,25 @@ def verifiers_generation() -> str:
     return "classic" if (major, minor) < (0, 4) else "v1"
 
 
-def select_tasks(spec: Spec, tasks: Iterable[Task | Mapping[str, Any]] | None, *, n: int, seed: int,
-                 mode: str, split: str | None, holdout: float) -> list[Task]:
+def select_tasks(
+    spec: Spec,
+    tasks: Iterable[Task | Mapping[str, Any]] | None,
+    *,
+    n: int,
+    seed: int,
+    mode: str,
+    split: str | None,
+    holdout: float,
+) -> list[Task]:
     """The tasks to serve: ``tasks`` (tasks, rows or an exported package's rows) as given, or
     ``n`` situations drawn with ``mode`` and ``seed``, split by scenario when ``split`` is set."""
     from whileai_env.export.split import split_by_scenario
 
     if tasks is not None:
         chosen = tasks_from_rows(tasks, spec)
-        return chosen if split is None else split_by_scenario(chosen, holdout, seed=seed).side(split)
+        return (
+            chosen if split is None else split_by_scenario(chosen, holdout, seed=seed).side(split)
+        )
     drawn = draw_tasks(spec, n, mode=mode, seed=seed)
     return split_by_scenario(drawn, holdout, seed=seed).side(split)
 
@@ -51,14 +61,21 @@ def select_tasks(spec: Spec, tasks: Iterable[Task | Mapping[str, Any]] | None, *
 def dataset_row(spec: Spec, task: Task, **episode_kwargs: Any) -> dict[str, Any]:
     """One task as a verifiers dataset row (the prompt is the episode's own opening)."""
     prompt = Episode(spec, task, **episode_kwargs).reset()
-    return {"prompt": prompt, "info": json.dumps(task.to_dict(), ensure_ascii=False, default=str),
-            "task_id": task.task_id, "answer": ""}
+    return {
+        "prompt": prompt,
+        "info": json.dumps(task.to_dict(), ensure_ascii=False, default=str),
+        "task_id": task.task_id,
+        "answer": "",
+    }
 
 
 def tool_defs(spec: Spec) -> list[dict[str, Any]]:
     """The spec's tools in the flat ``{"name", "description", "parameters"}`` shape, schemas verbatim
     (a schema derived from a Python signature would lose nested objects, formats and defaults)."""
-    return [{k: t["function"][k] for k in ("name", "description", "parameters")} for t in spec.openai_tools()]
+    return [
+        {k: t["function"][k] for k in ("name", "description", "parameters")}
+        for t in spec.openai_tools()
+    ]
 
 
 def graded(episode: Episode) -> dict[str, Any]:
@@ -79,5 +96,7 @@ def rollout_metrics(episode: Episode, tools: Sequence[str]) -> dict[str, float]:
         "truncated": float(episode.truncated or not episode.done),
         "judge_ok": float(graded(episode).get("judge_status") == "ok"),
     }
-    out.update({f"calls_{name}": float(sum(step["tool"] == name for step in ledger)) for name in tools})
+    out.update(
+        {f"calls_{name}": float(sum(step["tool"] == name for step in ledger)) for name in tools}
+    )
     return out
