@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -797,7 +797,11 @@ def silent_agent(spec: Spec | Any = None) -> ReferencePolicy:
 
 def make_reference_agent(name: str, spec: Spec | Any) -> ReferencePolicy:
     """``"seeded"``, ``"oracle"`` or ``"silent"`` for ``spec``."""
-    builders = {"seeded": seeded_agent, "oracle": oracle_agent, "silent": silent_agent}
+    builders: dict[str, Callable[[Any], ReferencePolicy]] = {
+        "seeded": seeded_agent,
+        "oracle": oracle_agent,
+        "silent": silent_agent,
+    }
     if name not in builders:
         raise ValueError(f"unknown reference agent {name!r}; use one of {', '.join(builders)}")
     return builders[name](spec)

@@ -503,7 +503,8 @@ def said_at(value: Any, text: str) -> int | None:
 def _supplied_at(t: Trajectory, values: list[Any]) -> int | None:
     """Where the user had said every one of ``values`` (the withheld ids the task needs)."""
     found = [said_at(v, t.user_text) for v in values]
-    return None if any(p is None for p in found) else max(found, default=None)
+    known = [p for p in found if p is not None]
+    return max(known, default=None) if len(known) == len(found) else None
 
 
 def _task(t: Trajectory) -> tuple[str | None, str | None, list[str], list[str]]:

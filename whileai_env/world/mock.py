@@ -298,7 +298,7 @@ class World:
         outcome.kind = profile.kind
         rule = outcome.rule = self._rule_for(profile.name)
         fk = fault_kind(rule.kind) if rule is not None else None
-        if fk is not None and not fk.needs_result:
+        if fk is not None and rule is not None and not fk.needs_result:
             outcome.result = fk.builder(
                 profile.tool, args, None, self._params(rule, index), f"{self.key}|{index}"
             )
@@ -310,7 +310,7 @@ class World:
             or self._check(profile, args)
             or (self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
         )
-        if fk is not None and result.get("status") == "ok":
+        if fk is not None and rule is not None and result.get("status") == "ok":
             result = fk.builder(
                 profile.tool, args, result, self._params(rule, index), f"{self.key}|{index}"
             )

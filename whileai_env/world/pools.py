@@ -196,9 +196,8 @@ def persona(seed: int) -> Persona:
         region = fake.administrative_unit()  # type: ignore[attr-defined]
         company = fake.company()  # type: ignore[attr-defined]
         domain = fake.free_email_domain()  # type: ignore[attr-defined]
-        digits = "".join(
-            str(fake.random_digit()) for _ in range(10 if country in ("US", "CA", "IN") else 9)
-        )  # type: ignore[attr-defined]
+        count = 10 if country in ("US", "CA", "IN") else 9
+        digits = "".join(str(fake.random_digit()) for _ in range(count))  # type: ignore[attr-defined]
     local = f"{_ascii(first)}.{_ascii(last)}" if seed % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
     return Persona(
         first=first,

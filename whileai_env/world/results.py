@@ -146,8 +146,8 @@ def _subject(call: Call) -> tuple[str, str] | None:
     """(argument, id) of the entity the call is about: the primary locator, else the first
     checked locator present (``anyOf`` schemas let either be given)."""
     p = call.profile
-    if call.present(p.primary):
-        return p.primary, str(call.args[p.primary])  # type: ignore[index]
+    if p.primary is not None and call.present(p.primary):
+        return p.primary, str(call.args[p.primary])
     for arg in p.checked:
         if call.present(arg):
             return arg, str(call.args[arg])
@@ -384,16 +384,18 @@ def listing(call: Call) -> dict[str, Any]:
     for ident in ids:
         if limit is not None and len(items) >= limit:
             break
-        ent = store.peek(noun, ident)
-        if ent is None:
+        found = store.peek(noun, ident)
+        if found is None:
             if store.override.get(ident) is False:
                 continue
             ent = store.entity(noun, ident)
             if filters:
                 ent.writable().update(filters)
             store.override[ident] = True
-        elif any(ent.record.get(k) != v for k, v in filters.items() if k in ent.record):
+        elif any(found.record.get(k) != v for k, v in filters.items() if k in found.record):
             continue
+        else:
+            ent = found
         items.append({id_key: ent.ident, **ent.summary(noun)})
     store.register(items)
     return ok(echo, items=items, count=len(items))
@@ -760,7 +762,7 @@ def _numbers(call: Call) -> list[float]:
     for arg in call.profile.roles.numbers:
         value = call.args.get(arg)
         values = value if isinstance(value, list) else [value]
-        out.extend(v for v in values if type(v) in (int, float))
+        out.extend(v for v in values if isinstance(v, int | float) and not isinstance(v, bool))
     return out
 
 

@@ -359,7 +359,7 @@ class Store:
                 self.now - 3600 * (2 + int(unit(self.key, "done-at", ent.ident) * 70))
             )
         elif field_name in record:
-            blocked = set()
+            blocked: set[str] = set()
             for name in self.plan.targets:
                 tp = self.spec.tools.get(name)
                 if tp is not None and tp.done:

@@ -267,6 +267,16 @@ def _path_arg(call: Call) -> str | None:
     return None
 
 
+def _as_list(value: Any) -> list[Any]:
+    return value if isinstance(value, list) else [value]
+
+
+def _int_arg(call: Call, arg: str, default: int) -> int:
+    """An integer argument (not a bool), else ``default``."""
+    value = call.args.get(arg)
+    return value if type(value) is int else default
+
+
 def _text_arg(call: Call, arg: str | None) -> str | None:
     value = call.args.get(arg) if arg else None
     return value if isinstance(value, str) else None
@@ -381,8 +391,8 @@ def files(call: Call) -> dict[str, Any]:
         ws.version += 1
         return ok(call.echo(), deleted=True)
     lines = ws.read(path).splitlines()
-    start = call.args.get("start_line") if type(call.args.get("start_line")) is int else 1
-    end = call.args.get("end_line") if type(call.args.get("end_line")) is int else len(lines)
+    start = _int_arg(call, "start_line", 1)
+    end = _int_arg(call, "end_line", len(lines))
     start, end = max(1, start), min(len(lines), end)
     chosen = lines[start - 1 : end] if start <= end else []
     return ok(
@@ -485,7 +495,7 @@ def _search(
         ),
         100,
     )
-    matches = []
+    matches: list[dict[str, Any]] = []
     for path in sorted(ws.files):
         if (suffix and not path.endswith(suffix)) or (
             within and not any(path.startswith(w) for w in within)
@@ -562,12 +572,7 @@ def _command_words(call: Call) -> list[str] | None:
         roles = p.roles
         pattern = [v for v in (_text_arg(call, roles.query),) if v]
         paths = [
-            str(v)
-            for a in roles.paths
-            for v in (
-                call.args.get(a) if isinstance(call.args.get(a), list) else [call.args.get(a)]
-            )
-            if isinstance(v, str)
+            str(v) for a in roles.paths for v in _as_list(call.args.get(a)) if isinstance(v, str)
         ]
         text = [v for v in (_text_arg(call, roles.content),) if v and p.program == "echo"]
         return [p.program, *text, *pattern, *paths]
