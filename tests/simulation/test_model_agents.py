@@ -92,7 +92,8 @@ def test_model_writes_openers(chat_server):
     )
     assert len(writer.requests) >= 8
     for row in data.trajectories:
-        assert "need a hand" in row["prompt"].lower()
+        # the model's words, through the task's texture (a typo texture may drop a short word)
+        assert "hand with something on my account" in row["prompt"].lower()
         if row["world"]["withheld"]:
             continue
         for value in row["world"]["entities"].values():
