@@ -756,9 +756,10 @@ def oracle_agent(spec: Spec | Any, *, tasks: Sequence[Task] | None = None) -> Re
     """A privileged policy that plays every checkable task correctly (the ceiling).
 
     >>> import whileai_env as wenv
-    >>> spec = wenv.load_spec("configs/specs/order-support.json")  # doctest: +SKIP
-    >>> policy = oracle_agent(spec)                                 # doctest: +SKIP
-    >>> policy.start(task); action = policy(messages)               # doctest: +SKIP
+    >>> spec = wenv.load_spec("configs/specs/order-support.json")
+    >>> data = wenv.simulate(oracle_agent(spec), spec=spec, budget=4, quiet=True)
+    >>> len(data.rows)
+    4
     """
     spec = load_spec(spec)
     return ReferencePolicy(spec, name="oracle", tasks=_index(tasks))

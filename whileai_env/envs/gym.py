@@ -41,9 +41,11 @@ class AgentEnv(gym.Env):
     ``reset(options={"task_id": ...})`` or ``options={"task": task}`` plays a given task;
     otherwise the task is drawn with the env's ``np_random``, so ``reset(seed=s)`` is repeatable.
 
-    >>> import gymnasium, whileai_env                                                    # doctest: +SKIP
-    >>> env = gymnasium.make("whileai/agent-v0", spec="configs/specs/order-support.json")  # doctest: +SKIP
-    >>> obs, info = env.reset(seed=0)                                                     # doctest: +SKIP
+    >>> import gymnasium, whileai_env
+    >>> env = gymnasium.make("whileai/agent-v0", spec="configs/specs/order-support.json")
+    >>> obs, info = env.reset(seed=0)
+    >>> obs[-1]["role"], "tools" in info
+    ('user', True)
     """
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "render_fps": 4}  # noqa: RUF012 (as gymnasium.Env declares it)

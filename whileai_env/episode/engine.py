@@ -52,11 +52,14 @@ class Episode:
     the episode ungraded until ``reward()`` is called (``simulate`` grades after). ``judge`` replaces :func:`~whileai_env.grading.task_checklist` as the grader; ``execute``
     answers tool calls with your own function after the fault schedule is applied.
 
-    >>> import whileai_env as wenv                                      # doctest: +SKIP
-    >>> spec = wenv.load_spec("configs/specs/order-support.json")      # doctest: +SKIP
-    >>> ep = Episode(spec, wenv.draw_tasks(spec, 1)[0])                 # doctest: +SKIP
-    >>> messages = ep.reset()                                           # doctest: +SKIP
-    >>> ep.step("Could you tell me your order number?").messages        # doctest: +SKIP
+    >>> import whileai_env as wenv
+    >>> spec = wenv.load_spec("configs/specs/order-support.json")
+    >>> ep = Episode(spec, wenv.draw_tasks(spec, 1, seed=0)[0])
+    >>> [m["role"] for m in ep.reset()]
+    ['system', 'user']
+    >>> result = ep.step("Could you tell me your order number?")
+    >>> [m["role"] for m in result.messages], result.terminated
+    (['assistant', 'user'], False)
     """
 
     def __init__(
