@@ -26,8 +26,6 @@ from tests.corpus import corpus_specs
 from whileai_env._util.frozen import thaw
 from whileai_env.spec.arguments import required_sets
 
-from .test_properties import _narrow
-
 
 def _loadable() -> dict[str, wenv.Spec]:
     out = {}
@@ -54,6 +52,30 @@ SETTINGS = settings(
 )
 WRAPPERS = {"update", "patch", "fields", "changes"}
 _STRATEGIES: dict[tuple[str, str], Any] = {}
+
+
+def _narrow(node: Any, root: dict[str, Any], *, schema: bool = True) -> Any:
+    """The schema with local ``$ref``s inlined and arrays capped at 3 items (a subset of its
+    instances, drawn faster); a ``properties`` map is walked as names, so a property called
+    ``items`` (Stripe's) is not taken for an array's items."""
+    if isinstance(node, dict):
+        if schema and isinstance(node.get("$ref"), str):
+            target: Any = root
+            for part in node["$ref"].lstrip("#/").split("/"):
+                target = target[part]
+            return _narrow({**target, **{k: v for k, v in node.items() if k != "$ref"}}, root)
+        names = ("properties", "patternProperties", "$defs", "definitions", "dependentSchemas")
+        out = {
+            k: _narrow(v, root, schema=not (schema and k in names))
+            for k, v in node.items()
+            if k not in ("$defs", "definitions")
+        }
+        if schema and (out.get("type") == "array" or "items" in out):
+            out["maxItems"] = min(out.get("maxItems", 3), 3)
+        return out
+    if isinstance(node, list):
+        return [_narrow(v, root, schema=schema) for v in node]
+    return node
 
 
 def _args(name: str, tool: str) -> Any:

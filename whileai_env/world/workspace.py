@@ -351,7 +351,7 @@ def files(call: Call) -> dict[str, Any]:
         return _search(call, ws)
     if op == "list":
         return _list_dir(call, ws, path or ".")
-    field = (call.profile.roles.paths or ("path",))[0]
+    field = (call.profile.roles.paths or tuple(call.profile.tool.required[:1]) or ("path",))[0]
     if path is None:
         if field in call.profile.properties and field not in call.profile.tool.required:
             return ok(
