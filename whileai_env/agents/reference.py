@@ -553,6 +553,65 @@ class ReferencePolicy:
         text = str(messages[last_reply].get("content") or "")
         return "?" not in text
 
+    def _after_gateway_fault(
+        self,
+        task: Task,
+        tool: str,
+        args: dict,
+        result: dict,
+        fault: str | None,
+        attempts: int,
+        calls: int,
+    ) -> dict[str, Any] | str | None:
+        """After a rate limit or a retryable fault: the retry to make (a call), the text to end
+        with, or ``None`` when the result showed no such fault."""
+        if fault == "rate_limited":
+            wait = (result.get("error") or {}).get("retry_after")
+            return (
+                f"The system is rate limiting requests right now, so I could not finish "
+                f"this; please try again in {wait or 'a few'} seconds."
+            )
+        if fault in retryable_kinds():
+            if (
+                self._fault_mode(task.faults, tool, fault) == "transient"
+                and attempts < RETRY_BUDGET
+            ):
+                return _call(tool, args, calls)
+            return self._failure_text(tool, args, fault)
+        return None
+
+    def _truncation_caveat(self, result: dict, args: dict, named: bool) -> str:
+        """What a cut-short result lets the agent say, and no more."""
+        if not isinstance(result.get("items"), list):
+            return "The result was cut short, so this is only part of it."
+        if not _empty(result):
+            return "These are only the first results; the list is partial and there are more on the next page."
+        if named:
+            return (
+                f"I could not find {self._ids(args)} on the first page of results; the list is "
+                "partial and there are more results on the next page."
+            )
+        return "The first page of results was empty; the list is partial and there are more results on the next page."
+
+    def _error_text(
+        self, tool: str, args: dict, result: dict, error: str | None, fault: str | None, named: bool
+    ) -> str | None:
+        """What to end with when the call's answer ends the task: the entity is not there (an
+        error, or an empty answer for an id the task names), the write was already done, or
+        another error; ``None`` when the play goes on."""
+        if error == "not_found" or (
+            error is None and fault != "truncated" and named and _empty(result)
+        ):
+            return f"I could not find {self._ids(args)}; it does not exist in our records, so I made no changes."
+        if error == "already_done":
+            verb = _reported(_verb(tool)) or "handled"
+            return (
+                f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do."
+            )
+        if error:
+            return self._failure_text(tool, args, error)
+        return None
+
     def _play(
         self,
         task: Task,
@@ -602,19 +661,11 @@ class ReferencePolicy:
                 return self._finish(
                     self._success_text(task, [*outcomes, (tool, args, result)]), done, flawed=True
                 )
-            if fault == "rate_limited":
-                wait = (result.get("error") or {}).get("retry_after")
-                return end(
-                    f"The system is rate limiting requests right now, so I could not finish "
-                    f"this; please try again in {wait or 'a few'} seconds."
-                )
-            if fault in retryable_kinds():
-                if (
-                    self._fault_mode(task.faults, tool, fault) == "transient"
-                    and len(attempts) < RETRY_BUDGET
-                ):
-                    return _call(tool, args, len(done))
-                return end(self._failure_text(tool, args, fault))
+            after = self._after_gateway_fault(
+                task, tool, args, result, fault, len(attempts), len(done)
+            )
+            if after is not None:
+                return after if isinstance(after, dict) else end(after)
             if fault == "stale":
                 if not is_write and len(attempts) < 2:
                     return _call(tool, args, len(done))
@@ -623,38 +674,11 @@ class ReferencePolicy:
                     f"{what} is as of {result.get('as_of', 'an earlier time')} and may be out of date."
                 )
             named = any(k in task.world.entities for k in args)
-            if error == "not_found" or (
-                error is None and fault != "truncated" and named and _empty(result)
-            ):
-                return end(
-                    f"I could not find {self._ids(args)}; it does not exist in our records, so I made "
-                    "no changes."
-                )
-            if error == "already_done":
-                verb = _reported(_verb(tool)) or "handled"
-                return end(
-                    f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do."
-                )
-            if error:
-                return end(self._failure_text(tool, args, error))
+            stop = self._error_text(tool, args, result, error, fault, named)
+            if stop is not None:
+                return end(stop)
             if fault == "truncated":
-                if not isinstance(result.get("items"), list):
-                    caveats.append("The result was cut short, so this is only part of it.")
-                elif not _empty(result):
-                    caveats.append(
-                        "These are only the first results; the list is partial and there are more on "
-                        "the next page."
-                    )
-                elif named:
-                    caveats.append(
-                        f"I could not find {self._ids(args)} on the first page of results; the list is "
-                        "partial and there are more results on the next page."
-                    )
-                else:
-                    caveats.append(
-                        "The first page of results was empty; the list is partial and there are more "
-                        "results on the next page."
-                    )
+                caveats.append(self._truncation_caveat(result, args, named))
             if (
                 role == "look"
                 and task.world.state == "duplicate"
