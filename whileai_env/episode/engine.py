@@ -27,6 +27,8 @@ from whileai_env.episode.user import DEFAULT_AVG_TURNS, make_user
 from whileai_env.errors import EpisodeOver
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
+from whileai_env.types import Execute, Judge, User
+from whileai_env.world.options import WorldOptions
 
 DEFAULT_ERROR_BUDGET = 3
 
@@ -67,13 +69,13 @@ class Episode:
         spec: Spec | Any,
         task: Task,
         *,
-        user: Any = None,
+        user: User | Callable[[list[dict[str, Any]]], str | None] | str | None = None,
         avg_turns: int = DEFAULT_AVG_TURNS,
         max_turns: int | None = None,
         error_budget: int = DEFAULT_ERROR_BUDGET,
-        judge: Callable[[dict], Any] | None = None,
-        execute: Callable[[str, dict], Any] | None = None,
-        world_options: Any = None,
+        judge: Judge | None = None,
+        execute: Execute | None = None,
+        world_options: WorldOptions | Mapping[str, Any] | None = None,
         rollout_index: int = 0,
         grade: bool = True,
     ) -> None:

@@ -38,6 +38,7 @@ from whileai_env._util.hashing import canonical_json, pick
 from whileai_env.scenarios.faults import FaultRule, FaultSchedule
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
+from whileai_env.types import Execute
 from whileai_env.world.binding import active_world
 from whileai_env.world.context import Call, error
 from whileai_env.world.entity_ids import mint_id
@@ -59,7 +60,6 @@ from whileai_env.world.values import draw, iso
 from whileai_env.world.workspace import BUILDERS as WORKSPACE_BUILDERS
 from whileai_env.world.workspace import Workspace
 
-Execute = Callable[[str, dict[str, Any]], Any]
 _UNSET: Any = object()
 _OUTPUT_VALIDATORS: dict[tuple[str, str], Any] = {}
 
