@@ -99,14 +99,21 @@ _UNITS = (
     (re.compile(r"\bminutes?\b", re.IGNORECASE), "minutes"),
     (re.compile(r"percent|%", re.IGNORECASE), "percent"),
 )
+#: A format template ("YYYY-MM-DD", "HH:MM:SS", "DD/MM/YYYY"): it names the form of a value and
+#: is never one itself.
+_TEMPLATE = re.compile(r"^(?=(?:.*[YMDHSmhs]){4})[YMDHSmhsT:/\-. ]+$")
+#: A string field that carries a truth value ("If true, the service will return …").
+_BOOLEAN = re.compile(r"\b(?:if|when|set to|defaults? to)\s+['\"`]?(?:true|false)\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
 class Hints:
     """What a description says: ``choices`` (an enumeration in prose), ``examples``,
     ``minimum``/``maximum``, ``max_length``, ``format`` (``date``, ``date-time``, ``hh:mm``,
-    ``epoch``), ``standard`` (``currency``, ``country2``, ``airport``, ``e164`` …), ``unit`` and
-    ``default``. Empty fields mean the description says nothing about them."""
+    ``epoch``), ``standard`` (``currency``, ``country2``, ``airport``, ``e164`` …), ``unit``,
+    ``default`` and ``boolean`` (the text speaks of the field being true or false). A format
+    template the text quotes ("in the format 'YYYY-MM-DD'") is a ``format``, never an example or
+    a choice. Empty fields mean the description says nothing about them."""
 
     choices: tuple[str, ...] = ()
     examples: tuple[Any, ...] = ()
@@ -117,11 +124,19 @@ class Hints:
     standard: str | None = None
     unit: str | None = None
     default: str | None = None
+    boolean: bool = False
     text: str = ""
 
 
+def is_format_template(text: str) -> bool:
+    """Whether ``text`` spells a format ("YYYY-MM-DD", "HH:MM") rather than a value in it."""
+    return bool(_TEMPLATE.match(text.strip()))
+
+
 def _quoted(text: str) -> list[str]:
-    return [next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(text)]
+    """The quoted strings of ``text``, format templates left out (they name a form, not a value)."""
+    found = (next(g for g in m.groups() if g is not None) for m in _QUOTED.finditer(text))
+    return [q for q in found if not is_format_template(q)]
 
 
 def _list_after(text: str, lead: re.Pattern[str], *, stop: str) -> tuple[str, ...]:
@@ -138,7 +153,9 @@ def _list_after(text: str, lead: re.Pattern[str], *, stop: str) -> tuple[str, ..
     if found:
         return tuple(dict.fromkeys(found))
     parts = [p.strip(" .;:()`'\"") for p in re.split(r",|\bor\b|\band\b|\|", head)]
-    words = [p for p in parts if p and re.fullmatch(r"[\w./:+-]{1,40}", p)]
+    words = [
+        p for p in parts if p and re.fullmatch(r"[\w./:+-]{1,40}", p) and not is_format_template(p)
+    ]
     return tuple(dict.fromkeys(words)) if len(words) >= 2 else ()
 
 
@@ -157,7 +174,8 @@ def _examples(text: str) -> tuple[Any, ...]:
     if found:
         return tuple(dict.fromkeys(found))
     token = re.match(r"\s*([A-Za-z0-9#+/][^\s,;()`'\"]+)", rest)
-    return (token.group(1).rstrip("."),) if token else ()
+    word = token.group(1).rstrip(".") if token else ""
+    return (word,) if word and not is_format_template(word) else ()
 
 
 def _range(text: str) -> tuple[float | None, float | None]:
@@ -193,6 +211,7 @@ def _parse(text: str) -> Hints:
         standard=_first(_STANDARDS, text),
         unit=_first(_UNITS, text),
         default=default.group(1).rstrip(".") if default else None,
+        boolean=bool(_BOOLEAN.search(text)),
         text=text,
     )
 

@@ -35,6 +35,7 @@ from whileai_env.world.ids import id_candidates
 from whileai_env.world.makers import Scope, argv, like, make_strings, tense
 from whileai_env.world.naming import resolve_field
 from whileai_env.world.patterns import matches, sample
+from whileai_env.world.validation import find_placeholder
 
 _MAX_DEPTH = 10
 _NONE: Any = object()
@@ -77,6 +78,8 @@ _MADE_FIRST = frozenset(
         "expression",
     }
 )
+#: A default that means "not given" (``"default": "None"``), never a value to state.
+_ABSENT_WORDS = frozenset({"", "none", "null", "nil", "undefined"})
 _NUMERIC_KEYS = ("minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf")
 
 
@@ -410,7 +413,11 @@ class Walker:
         for text in self._string_candidates(schema, f, scope):
             if isinstance(text, str):
                 text = _fit_length(text, schema)
-                if text is not None and fits(text, schema, self.root):
+                if (
+                    text is not None
+                    and fits(text, schema, self.root)
+                    and not _refused(text, f, schema)
+                ):
                     return text
         r = scope.rng("pattern", name)
         low = _int_key(schema, "minLength", 0)
@@ -442,8 +449,12 @@ class Walker:
         if f.locator:
             out.extend(id_candidates(f, schema, scope, concept, examples))
         choices = [c for c in f.hints.choices if isinstance(c, str)]
+        if self._names_arguments(f, choices):
+            choices = []
         if choices:
             out.append(r.choice(choices))
+        elif f.hints.boolean:
+            out.append(r.choice(("true", "false")))
         if fmt:
             if concept == "birth_date" and fmt == "date":
                 out.extend(make_strings(concept, f, scope))
@@ -458,10 +469,26 @@ class Walker:
             else [*shaped, *examples, *made]
         )
         out.extend(ordered)
-        if isinstance(schema.get("default"), str) and schema["default"]:
-            out.append(schema["default"])
+        default = schema.get("default")
+        if isinstance(default, str) and default.strip().lower() not in _ABSENT_WORDS:
+            out.append(default)
         out.extend(_generic(f, scope))
         return out
+
+    def _names_arguments(self, f: Field, choices: list[str]) -> bool:
+        """Whether ``choices`` lists arguments, not values ("Provide either text or regex, not
+        both" in ``regex``'s description): the field's own name among them, and every one the
+        name of the field or of an argument beside it."""
+        props = self.root.get("properties")
+        names = f.siblings | {f.name} | (frozenset(props) if isinstance(props, Mapping) else set())
+        return f.name in choices and all(c in names for c in choices)
+
+
+def _refused(text: str, f: Field, schema: Mapping[str, Any]) -> bool:
+    """Whether the world would refuse ``text`` as a placeholder (an example such as
+    ``'something@example.com'`` copied from a description): never a value the package states."""
+    locators = (f.name,) if f.locator else ()
+    return find_placeholder({f.name: text}, {f.name: schema}, lambda _: False, locators) is not None
 
 
 def _patterns(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[str]:

@@ -1,0 +1,103 @@
+"""What a description says is a hint about a value, never the value itself: a format template it
+quotes, the names of the arguments it contrasts, a default meaning "not given", a placeholder
+example the world would refuse (``check-spec --values`` flagged each of these on foreign specs)."""
+
+from __future__ import annotations
+
+import jsonschema
+
+from whileai_env.world.arguments import detail_value, locator_value
+from whileai_env.world.hints import hints_of, is_format_template
+from whileai_env.world.validation import find_placeholder
+
+CHECKER = jsonschema.Draft202012Validator.FORMAT_CHECKER
+
+
+def _details(name, schema, root=None, n=6):
+    return [detail_value(name, schema, i, root=root) for i in range(n)]
+
+
+def test_format_templates_are_recognised_and_values_are_not():
+    for text in ("YYYY-MM-DD", "YYYY-MM-DDTHH:MM:SS", "HH:MM", "DD/MM/YYYY", "MM/DD/YY"):
+        assert is_format_template(text), text
+    for text in ("2024-01-01", "HAT123", "economy", "SMS", "/error/i"):
+        assert not is_format_template(text), text
+
+
+def test_a_quoted_format_template_is_a_format_not_an_example():
+    hints = hints_of({"description": "The departure date in the format 'YYYY-MM-DD'."})
+    assert hints.format == "date"
+    assert hints.examples == ()
+    both = hints_of({"description": "Day in the format 'DD/MM/YYYY', such as '01/02/2025'."})
+    assert "DD/MM/YYYY" not in both.examples
+    choices = hints_of({"description": "The stamp: either 'YYYY-MM-DD' or 'HH:MM'."})
+    assert choices.choices == ()
+
+
+def test_a_date_whose_format_is_quoted_is_a_date():
+    schema = {"type": "string", "description": "Start of the stay in the format 'YYYY-MM-DD'."}
+    nested = {
+        "type": "array",
+        "items": {
+            "type": "object",
+            "required": ["day"],
+            "properties": {"day": {"type": "string", "description": "Format 'YYYY-MM-DD'."}},
+        },
+    }
+    for value in _details("check_in", schema):
+        assert CHECKER.conforms(value, "date"), value
+    for value in _details("legs", nested):
+        assert all(CHECKER.conforms(item["day"], "date") for item in value), value
+
+
+def test_choices_that_name_the_arguments_are_not_values():
+    root = {
+        "type": "object",
+        "properties": {
+            "needle": {
+                "type": "string",
+                "description": "Substring to look for. Give either needle or pattern, not both.",
+            },
+            "pattern": {
+                "type": "string",
+                "description": "Expression to look for. Give either needle or pattern.",
+            },
+        },
+    }
+    for name in ("needle", "pattern"):
+        values = _details(name, root["properties"][name], root)
+        assert not set(values) & {"needle", "pattern"}, values
+
+
+def test_choices_beside_an_argument_of_the_same_name_stay_values():
+    root = {
+        "type": "object",
+        "properties": {
+            "name": {"type": "string"},
+            "sort": {"type": "string", "description": "Sort key: either 'name' or 'created'."},
+        },
+    }
+    assert set(_details("sort", root["properties"]["sort"], root)) <= {"name", "created"}
+
+
+def test_a_truth_value_in_a_string_is_true_or_false_and_none_is_not_a_default():
+    schema = {
+        "type": "string",
+        "description": "If true, archived rows are returned too. Defaults to false.",
+        "default": "None",
+    }
+    values = _details("with_archived", schema, n=8)
+    assert set(values) <= {"true", "false"}, values
+    plain = {"type": "string", "description": "A label for the batch.", "default": "null"}
+    assert all(v.lower() not in ("null", "none") for v in _details("batch_label", plain))
+
+
+def test_a_placeholder_example_is_never_stated():
+    schema = {"type": "string", "description": "The account email, such as 'someone@example.com'."}
+    for i in range(6):
+        value = locator_value("email", schema, i)
+        assert CHECKER.conforms(value, "email"), value
+        assert (
+            find_placeholder({"email": value}, {"email": schema}, lambda _: False, ("email",))
+            is None
+        )
