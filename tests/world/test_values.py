@@ -206,3 +206,13 @@ def test_values_are_deterministic():
     assert locator_value("order_id", {"type": "string"}, "t", 7) == locator_value(
         "order_id", {"type": "string"}, "t", 7
     )
+
+
+def test_an_all_of_whose_part_is_a_union_draws_a_value_of_both():
+    parts = [
+        {"type": "string"},
+        {"anyOf": [{"type": "string", "minLength": 3}, {"type": "null"}]},
+    ]
+    for i in range(4):
+        value = locator_value("project_slug", {"allOf": parts}, i)
+        assert all(jsonschema.Draft202012Validator(p).is_valid(value) for p in parts), value

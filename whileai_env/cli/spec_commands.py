@@ -55,6 +55,7 @@ def check_spec(
             "schema" if tool.output_schema is not None else "-",
         )
     out.print(table)
+    _print_id_conflicts(out, spec)
     if show_values:
         _print_values(out, spec, seed)
     out.print(f"[bold]Policy clauses[/bold] ({len(spec.clauses)})")
@@ -78,6 +79,24 @@ def check_spec(
             )
         )
         out.print(f"    {escape(task.opener)}")
+
+
+def _print_id_conflicts(out, spec) -> None:
+    """The entity types whose id formats the tools disagree on: each tool, argument and format
+    (the world then mints ids in the first tool's format, which the others refuse)."""
+    from rich.markup import escape
+
+    from whileai_env.world.entity_ids import find_id_conflicts
+
+    conflicts = find_id_conflicts(spec)
+    if not conflicts:
+        out.print("[bold]Id formats[/bold]: one per entity type (no tools disagree)")
+        return
+    out.print(f"[bold]Id conflicts[/bold] ({len(conflicts)}): tools disagree on an id's format")
+    for c in conflicts:
+        out.print(f"  [red]![/red] {escape(c.noun)} {c.form}s: no value satisfies every tool")
+        for tool, arg, fmt in c.uses:
+            out.print(f"      {escape(tool)}.{escape(arg)}  {escape(fmt)}")
 
 
 def _print_values(out, spec, seed: int) -> None:

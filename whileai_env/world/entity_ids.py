@@ -5,14 +5,15 @@ is drawn against *all* the schemas the spec gives it (``get_order.order_id``,
 ``refund_order.order_id``, the items of ``list_orders.order_ids`` …), merged with ``allOf``.
 Different forms of one entity's reference (``issueId`` and ``issueUrl``, ``user_id`` and
 ``user_email``) are kept apart: an id and a URL are not the same string.
-When no value satisfies them all, the spec is inconsistent: :func:`id_conflicts` says so (for
-``check-spec``), and the id follows the first tool's schema.
+When no value satisfies them all, the spec is inconsistent: :func:`find_id_conflicts` says so (for
+``check-spec``, which prints each tool, argument and format), and the id follows the first tool's schema.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from whileai_env._util.frozen import thaw
@@ -75,11 +76,21 @@ def _scalar_id(schema: Mapping[str, Any]) -> bool:
     return not kinds or bool(kinds & {"string", "integer", "number"})
 
 
-def _constraint(schema: Mapping[str, Any]) -> Mapping[str, Any]:
-    """The parts of an id schema that constrain its value (descriptions and titles dropped)."""
-    return {
-        k: v for k, v in schema.items() if k not in ("description", "title", "examples", "default")
-    }
+_PROSE = ("description", "title", "examples", "default")
+
+
+def _constraint(schema: Any) -> Any:
+    """The parts of an id schema that constrain its value: descriptions, titles, examples and
+    defaults dropped at every depth (two tools that word an id differently agree on it)."""
+    if isinstance(schema, Mapping):
+        out = {k: _constraint(v) for k, v in schema.items() if k not in _PROSE}
+        for key in ("properties", "patternProperties", "$defs", "definitions"):
+            if isinstance(schema.get(key), Mapping):  # names there are properties, not keywords
+                out[key] = {name: _constraint(v) for name, v in schema[key].items()}
+        return out
+    if isinstance(schema, list):
+        return [_constraint(v) for v in schema]
+    return schema
 
 
 def id_schema(
@@ -101,12 +112,33 @@ def id_schema(
     return {**first, "allOf": [_constraint(s) for s in distinct]}
 
 
+@dataclass(frozen=True)
+class IdConflict:
+    """Tools whose schemas no single id of one entity type satisfies: the entity ``noun``, the
+    reference ``form`` (``id``, ``url`` …) and each distinct ``(tool, argument, format)``, the
+    format being the schema's constraining keywords as canonical JSON."""
+
+    noun: str
+    form: str
+    uses: tuple[tuple[str, str, str], ...]
+
+    def line(self) -> str:
+        """The finding in one line, as ``check-spec`` prints it."""
+        where = ", ".join(f"{tool}.{arg} {fmt}" for tool, arg, fmt in self.uses)
+        return f"{self.noun} {self.form}s: no value satisfies every tool that takes one: {where}"
+
+
 def conflicting(spec: Any) -> frozenset[tuple[str, str]]:
     """The (noun, form) pairs whose tools' schemas no single id satisfies."""
-    return frozenset(key for key, _ in _conflicts(spec))
+    return frozenset((c.noun, c.form) for c in find_id_conflicts(spec))
 
 
-def _conflicts(spec: Any) -> tuple[tuple[tuple[str, str], str], ...]:
+_CONFLICTS: dict[str, tuple[IdConflict, ...]] = {}
+
+
+def find_id_conflicts(spec: Any) -> tuple[IdConflict, ...]:
+    """Every entity type whose ids no single value can satisfy in every tool that takes one
+    (cached per spec)."""
     key = f"conflicts|{spec.content_hash}"
     found = _CONFLICTS.get(key)
     if found is None:
@@ -114,10 +146,7 @@ def _conflicts(spec: Any) -> tuple[tuple[tuple[str, str], str], ...]:
     return found
 
 
-_CONFLICTS: dict[str, tuple[tuple[tuple[str, str], str], ...]] = {}
-
-
-def _find_conflicts(spec: Any) -> list[tuple[tuple[str, str], str]]:
+def _find_conflicts(spec: Any) -> list[IdConflict]:
     out = []
     for (noun, kind), entries in _id_schemas(spec).items():
         distinct = list(
@@ -134,21 +163,14 @@ def _find_conflicts(spec: Any) -> list[tuple[tuple[str, str], str]]:
             )
         )
         if not ok:
-            where = ", ".join(
-                f"{tool}.{arg} {canonical_json(_constraint(s))}" for tool, arg, s in distinct
-            )
-            out.append(
-                (
-                    (noun, kind),
-                    f"{noun} {kind}s: no value satisfies every tool that takes one: {where}",
-                )
-            )
+            uses = tuple((tool, arg, canonical_json(_constraint(s))) for tool, arg, s in distinct)
+            out.append(IdConflict(noun=noun, form=kind, uses=uses))
     return out
 
 
 def id_conflicts(spec: Any) -> list[str]:
     """One line per entity type whose ids no single value can satisfy in every tool (for ``check-spec``)."""
-    return [line for _, line in _conflicts(spec)]
+    return [c.line() for c in find_id_conflicts(spec)]
 
 
 def mint_id(

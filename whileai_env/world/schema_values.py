@@ -213,7 +213,9 @@ class Walker:
     def _union(
         self, schema: Mapping[str, Any], key: str, name: str, scope: Scope, hint: Any, depth: int
     ) -> Any:
-        base = {k: val for k, val in schema.items() if k != key}
+        # ``allOf`` is already merged into ``schema`` and checked below; kept in the branches it
+        # would be merged again at each level (its parts' own unions with it), without end.
+        base = {k: val for k, val in schema.items() if k not in (key, "allOf")}
         branches = [resolve(b, self.root) for b in schema[key]]
         order = sorted(
             range(len(branches)),
