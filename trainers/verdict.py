@@ -12,26 +12,11 @@ import math
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+# The one paired bootstrap: analysis.compare's (compare_runs and delta_report use it too).
+from whileai_env.analysis.compare import paired_interval
+
 BETTER, WORSE, SAME = "Better", "Worse", "About the same"
 LOWER_IS_BETTER = ("loss", "eval_loss")
-
-
-def paired_interval(
-    before: Sequence[float], after: Sequence[float], *, seed: int = 0, n_boot: int = 2000
-) -> tuple[float, float] | None:
-    """Percentile 95% interval of the mean paired difference, or ``None`` under three pairs."""
-    import numpy as np
-
-    if len(before) != len(after):
-        raise ValueError(
-            f"paired outcomes need the same tasks: {len(before)} before, {len(after)} after"
-        )
-    if len(before) < 3:
-        return None
-    diffs = np.asarray(after, dtype=float) - np.asarray(before, dtype=float)
-    picks = np.random.default_rng(seed).integers(0, len(diffs), size=(n_boot, len(diffs)))
-    low, high = np.percentile(diffs[picks].mean(axis=1), [2.5, 97.5])
-    return float(low), float(high)
 
 
 def paired_by_task(
