@@ -25,6 +25,7 @@ from typing import Any
 from whileai_env.envs.verifiers.common import dataset_row
 from whileai_env.episode.engine import Episode
 from whileai_env.export.gate import band_gate
+from whileai_env.export.reading import read_package  # noqa: F401 (its public name, kept)
 from whileai_env.export.readme import readme
 from whileai_env.export.references import reference_of
 from whileai_env.export.split import split_by_scenario
@@ -38,6 +39,18 @@ import json
 from pathlib import Path
 
 _HERE = Path(__file__).parent
+# verifiers 0.4 finds a taskset and an env here by name; 0.3 calls load_environment.
+__all__ = ["Env", "Taskset", "load_environment"]
+
+
+def __getattr__(name):
+    """The verifiers 0.4 taskset and env over this package, built on first use."""
+    if name not in ("Env", "Taskset"):
+        raise AttributeError(name)
+    from whileai_env.envs.verifiers.v1 import package_classes
+
+    config = json.loads((_HERE / "spec.json").read_text(encoding="utf-8"))
+    return package_classes(str(_HERE), config["max_turns"] + 1)[name]
 
 
 def load_environment(split: str = "train", **kwargs):
@@ -145,26 +158,6 @@ def export_environment(
     )
     (root / "README.md").write_text(readme(report), encoding="utf-8")
     return {"path": str(root), **report}
-
-
-def read_package(path: str | Path, split: str | None = None) -> tuple[Spec, list[dict[str, Any]]]:
-    """The spec and rows of an exported package (its directory or its module directory)."""
-    root = Path(path)
-    candidates = (
-        [root] if (root / "spec.json").is_file() else [p.parent for p in root.glob("*/spec.json")]
-    )
-    if len(candidates) != 1:
-        raise ValueError(f"{root} is not an exported package (no single MODULE/spec.json under it)")
-    package = candidates[0]
-    config = json.loads((package / "spec.json").read_text(encoding="utf-8"))
-    sides = [split] if split else ["train", "holdout"]
-    rows = [
-        json.loads(line)
-        for side in sides
-        for line in (package / "data" / f"{side}.jsonl").read_text(encoding="utf-8").splitlines()
-        if line.strip()
-    ]
-    return load_spec(config["spec"]), rows
 
 
 def _sources(

@@ -79,7 +79,9 @@ def test_a_rollout_cut_before_it_ended_scores_zero(spec):
     assert common.rollout_metrics(episode, spec.tool_names)["truncated"] == 1.0
 
 
-def test_verifiers_v1_is_refused_with_what_to_install(monkeypatch, spec):
+def test_verifiers_v1_refuses_episode_options_another_process_cannot_import(monkeypatch, spec):
     monkeypatch.setattr(common.metadata, "version", _version("0.4.0"))
-    with pytest.raises(wenv.ConfigError, match=r"whileai-env\[verifiers\]"):
-        wenv.load_environment(spec, n=2)
+    with pytest.raises(wenv.ConfigError, match="openai:MODEL"):
+        wenv.load_environment(spec, n=2, user=lambda messages: None)
+    with pytest.raises(wenv.ConfigError, match="grade"):
+        wenv.load_environment(spec, n=2, grade=False)

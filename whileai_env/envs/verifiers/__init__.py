@@ -1,16 +1,19 @@
 """The verifiers face: ``load_environment`` builds the environment the installed verifiers runs.
 
-verifiers 0.3.x gets the classic ``MultiTurnEnv`` (:mod:`.classic`), driving the one
-:class:`~whileai_env.Episode`; the extra is ``whileai-env[verifiers]``. verifiers 0.4.x (v1 only:
-tasksets, harnesses, MCP toolsets) is detected and refused with a clear error until the v1 face
-exists. This module imports verifiers only inside :func:`load_environment`.
+verifiers 0.3.x gets the classic ``MultiTurnEnv`` (:mod:`.classic`); the extra is
+``whileai-env[verifiers]``. verifiers 0.4.x (v1 only) gets a ``vf.Env`` over a taskset, a
+per-rollout MCP tool server and the simulated user (:mod:`.v1`); the extra is
+``whileai-env[verifiers-v1]``. Both drive the one :class:`~whileai_env.Episode`. This module
+imports verifiers only inside :func:`load_environment`.
 
-``vf-eval whileai-env -a '{"spec": "configs/specs/order-support.json", "n": 10}' ...`` works
-without an export: verifiers imports the module ``whileai_env`` and calls its ``load_environment``.
+Without an export, 0.3's ``vf-eval whileai-env -a '{"spec": PATH, "n": 10}' ...`` imports the
+module ``whileai_env`` and calls its ``load_environment``. 0.4's ``vf-eval`` takes an exported
+package's module (it finds the taskset and env in the module's ``__all__``).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
@@ -48,10 +51,14 @@ def load_environment(
 
     Raises :class:`~whileai_env.MissingExtraError` when verifiers is not installed.
     """
-    if verifiers_generation() != "classic":
-        raise ConfigError(
-            "verifiers 0.4 (the v1 API) is installed, and whileai-env has no v1 face yet: "
-            "use verifiers 0.3.x in this venv (pip install 'whileai-env[verifiers]')"
+    if verifiers_generation() == "v1":
+        return _v1_environment(
+            spec,
+            tasks,
+            judge,
+            execute,
+            episode_kwargs,
+            **{"n": n, "seed": seed, "mode": mode, "split": split, "holdout": holdout},
         )
     spec = load_spec(spec)
     chosen = select_tasks(spec, tasks, n=n, seed=seed, mode=mode, split=split, holdout=holdout)
@@ -65,6 +72,34 @@ def load_environment(
     from whileai_env.envs.verifiers.classic import build_environment
 
     return build_environment(spec, chosen, kwargs)
+
+
+def _v1_environment(
+    spec: Any,
+    tasks: Iterable[Task | Mapping[str, Any]] | None,
+    judge: Any,
+    execute: Any,
+    options: dict[str, Any],
+    **draw: Any,
+) -> Any:
+    """The v1 env: what it needs travels as files and names (another process reads them)."""
+    from whileai_env.envs.verifiers.v1 import build_environment
+    from whileai_env.envs.verifiers.v1_source import EPISODE_OPTIONS, materialize, references
+    from whileai_env.episode.user import DEFAULT_AVG_TURNS
+
+    unknown = sorted(set(options) - set(EPISODE_OPTIONS))
+    if unknown or callable(options.get("user")):
+        raise ConfigError(
+            f"verifiers v1 takes the episode options {', '.join(EPISODE_OPTIONS)} as values "
+            f"(user as 'openai:MODEL'); got {unknown or ['a callable user']}"
+        )
+    source, rows = materialize(spec, tasks)
+    world = options.get("world_options")
+    if world is not None and not isinstance(world, Mapping):
+        options = {**options, "world_options": dataclasses.asdict(world)}
+    config = {"spec": source, "rows": rows, **draw, **references(judge, execute), **options}
+    cap = options.get("max_turns") or 2 * (options.get("avg_turns") or DEFAULT_AVG_TURNS)
+    return build_environment(config, cap + 1)
 
 
 __all__ = ["load_environment"]

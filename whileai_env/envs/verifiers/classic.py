@@ -13,10 +13,16 @@ module is: no whileai_env module imports a heavy dependency at import time.
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
-from whileai_env.envs.verifiers.common import dataset_row, graded, rollout_metrics, tool_defs
+from whileai_env.envs.verifiers.common import (
+    assistant_dict,
+    dataset_row,
+    graded,
+    rollout_metrics,
+    tool_defs,
+)
 from whileai_env.episode.engine import Episode
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec
@@ -71,15 +77,38 @@ def environment_class() -> type:
 
 
 def rubric(spec: Spec) -> Any:
-    """The reward (the episode's grade through the one judge runner) at weight 1, metrics at 0."""
+    """The reward (the episode's grade through the one judge runner) at weight 1, and beside it
+    the metrics of :func:`rollout_metrics` (never summed into the reward).
+
+    The metrics are added to each state's ``metrics`` after scoring rather than run as weight-0
+    reward functions: verifiers inspects and calls every reward function one by one, which for a
+    spec with many tools (a ``calls_<tool>`` each) costs more than the rest of the rollout.
+    """
+    return _rubric_class()(spec, funcs=[episode_reward], weights=[1.0])
+
+
+@functools.cache
+def _rubric_class() -> type:
     import verifiers as vf
 
-    funcs: list[Callable[..., Any]] = [episode_reward]
-    funcs.extend(
-        _metric(name, spec)
-        for name in ("n_calls", "truncated", "judge_ok", *(f"calls_{t}" for t in spec.tool_names))
-    )
-    return vf.Rubric(funcs=funcs, weights=[1.0] + [0.0] * (len(funcs) - 1))
+    class EpisodeRubric(vf.Rubric):
+        def __init__(self, spec: Spec, **kwargs: Any) -> None:
+            super().__init__(**kwargs)
+            self.tools = spec.tool_names
+
+        async def score_rollout(self, state: Any) -> None:
+            await super().score_rollout(state)
+            self._add_metrics(state)
+
+        async def score_group(self, states: list[Any]) -> None:
+            await super().score_group(states)
+            for state in states:
+                self._add_metrics(state)
+
+        def _add_metrics(self, state: Any) -> None:
+            state["metrics"] = {**state["metrics"], **rollout_metrics(state["episode"], self.tools)}
+
+    return EpisodeRubric
 
 
 async def episode_reward(state: Any) -> float:
@@ -89,35 +118,6 @@ async def episode_reward(state: Any) -> float:
     state["grade"] = graded(state["episode"])
     state["transcript"] = state["episode"].messages
     return float(state["grade"]["reward"] or 0.0)
-
-
-def _metric(name: str, spec: Spec) -> Callable[..., Any]:
-    async def metric(state: Any) -> float:
-        return rollout_metrics(state["episode"], spec.tool_names)[name]
-
-    metric.__name__ = name
-    return metric
-
-
-def assistant_dict(message: Any) -> dict[str, Any]:
-    """A verifiers assistant message as the OpenAI dict the episode reads, call ids kept."""
-    calls = [
-        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
-        for c in getattr(message, "tool_calls", None) or []
-    ]
-    out: dict[str, Any] = {"role": "assistant", "content": _text(getattr(message, "content", None))}
-    if calls:
-        out["tool_calls"] = calls
-    return out
-
-
-def _text(content: Any) -> str:
-    if isinstance(content, list):
-        return "".join(
-            str(p.get("text", "") if isinstance(p, dict) else getattr(p, "text", ""))
-            for p in content
-        )
-    return content or ""
 
 
 def _vf_message(vf: Any, message: dict[str, Any]) -> Any:

@@ -100,3 +100,25 @@ def rollout_metrics(episode: Episode, tools: Sequence[str]) -> dict[str, float]:
         {f"calls_{name}": float(sum(step["tool"] == name for step in ledger)) for name in tools}
     )
     return out
+
+
+def assistant_dict(message: Any) -> dict[str, Any]:
+    """A verifiers assistant message (either generation's: ``tool_calls`` with ``id``, ``name`` and
+    ``arguments``) as the OpenAI dict the episode reads, call ids kept."""
+    calls = [
+        {"id": c.id, "type": "function", "function": {"name": c.name, "arguments": c.arguments}}
+        for c in getattr(message, "tool_calls", None) or []
+    ]
+    out: dict[str, Any] = {"role": "assistant", "content": _text(getattr(message, "content", None))}
+    if calls:
+        out["tool_calls"] = calls
+    return out
+
+
+def _text(content: Any) -> str:
+    if isinstance(content, list):
+        return "".join(
+            str(p.get("text", "") if isinstance(p, dict) else getattr(p, "text", ""))
+            for p in content
+        )
+    return content or ""
