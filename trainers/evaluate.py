@@ -36,6 +36,14 @@ def evaluate(
     from trainers.rollout import play, rollout_rows
 
     graded = rollout_rows(play(model, tokenizer, environment, rows, **play_kwargs))
+    return report(graded, needs)
+
+
+def report(
+    graded: Sequence[Mapping[str, Any]], needs: Mapping[str, bool] | None = None
+) -> dict[str, Any]:
+    """The evaluation report of graded rows (played now, or read back from an earlier check)."""
+    graded = list(graded)
     needs = dict(needs or {})
     report = {"all": _pass(graded), "rows": graded}
     if needs:

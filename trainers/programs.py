@@ -39,6 +39,14 @@ class EnvArguments:
         default=256, metadata={"help": "Tokens per turn when evaluating."}
     )
     eval_max_turns: int = field(default=8, metadata={"help": "Model turns per evaluated rollout."})
+    eval_before: str | None = field(
+        default=None,
+        metadata={
+            "help": "Graded rows (eval-after.jsonl) of an earlier check of this starting model on "
+            "this holdout, used as the before check instead of playing it again (GRPO from SFT's "
+            "adapter starts where SFT's after check ended)."
+        },
+    )
     run_dir: str = field(
         default="runs/train", metadata={"help": "Where the run record is written."}
     )
@@ -128,27 +136,44 @@ def check_holdout(
     needs: dict | None,
     name: str,
 ) -> dict[str, Any] | None:
-    """Evaluate on the holdout rows and write ``eval-<name>.json`` beside the run record."""
+    """Evaluate on the holdout rows and write ``eval-<name>.json`` (the report) and
+    ``eval-<name>.jsonl`` (the graded rows) beside the run record; the before check reads
+    ``env.eval_before`` instead when given."""
+    import whileai_env as wenv
     from trainers.environment import environment_factory
-    from trainers.evaluate import evaluate, summary_line
+    from trainers.evaluate import evaluate, report, summary_line
 
     if not rows:
         return None
-    report = evaluate(
-        model,
-        tokenizer,
-        environment_factory(spec),
-        rows,
-        needs=needs,
-        max_new_tokens=env.eval_max_new_tokens,
-        max_turns=env.eval_max_turns,
-    )
-    out = {k: v for k, v in report.items() if k != "rows"}
-    out["line"] = summary_line(name, report)
+    if name == "before" and env.eval_before:
+        result = report(_earlier_rows(env.eval_before, rows), needs)
+    else:
+        result = evaluate(
+            model,
+            tokenizer,
+            environment_factory(spec),
+            rows,
+            needs=needs,
+            max_new_tokens=env.eval_max_new_tokens,
+            max_turns=env.eval_max_turns,
+        )
+    out = {k: v for k, v in result.items() if k != "rows"}
+    out["line"] = summary_line(name, result)
     Path(env.run_dir).mkdir(parents=True, exist_ok=True)
     (Path(env.run_dir) / f"eval-{name}.json").write_text(json.dumps(out, indent=2))
+    wenv.write_rows(result["rows"], Path(env.run_dir) / f"eval-{name}.jsonl")
     print(out["line"], flush=True)
-    return report
+    return result
+
+
+def _earlier_rows(path: str, rows: list) -> list[dict[str, Any]]:
+    """The graded rows at ``path``, which must be those of this holdout's tasks."""
+    import whileai_env as wenv
+
+    earlier = wenv.read_rows(path)
+    if sorted(r["task_id"] for r in earlier) != sorted(r["task_id"] for r in rows):
+        raise ValueError(f"{path} holds other tasks than this run's holdout")
+    return earlier
 
 
 def train_and_check(

@@ -55,8 +55,14 @@ def play(
     max_turns: int = 8,
     temperature: float = 0.0,
     seed: int = 0,
+    batch_size: int = 16,
 ) -> list[Rollout]:
-    """``k`` rollouts of ``model`` per dataset row (a :func:`trainers.task_dataset` row), graded."""
+    """``k`` rollouts of ``model`` per dataset row (a :func:`trainers.task_dataset` row), graded.
+
+    Each turn, the rollouts still playing generate together, ``batch_size`` at a time, in one
+    left-padded ``generate`` call (a model turn is the slow part; one call per rollout left the
+    CPU idle between tokens). Greedy results match one-at-a-time play up to padding effects.
+    """
     import torch
     from trl.chat_template_utils import add_response_schema
 
@@ -68,14 +74,17 @@ def play(
     ):
         add_response_schema(tokenizer)
     torch.manual_seed(seed)
-    out = []
-    for row in rows:
-        for _ in range(k):
-            env = environment()
-            env.reset(**dict(row))
-            rollout = Rollout(env, [dict(m) for m in row["prompt"]], [])
-            _play_one(model, tokenizer, rollout, max_new_tokens, max_turns, temperature)
-            out.append(rollout)
+    out = [_start(environment, row) for row in rows for _ in range(k)]
+    active = list(out)
+    for _ in range(max_turns):
+        for i in range(0, len(active), max(1, batch_size)):
+            batch = active[i : i + max(1, batch_size)]
+            messages = _generate(model, tokenizer, batch, max_new_tokens, temperature)
+            for rollout, message in zip(batch, messages, strict=True):
+                _take_turn(rollout, message)
+        active = [r for r in active if r.completion[-1]["role"] == "tool"]
+        if not active:
+            break
     rewards = checklist_reward(
         [r.completion for r in out], environments=[r.environment for r in out]
     )
@@ -84,31 +93,18 @@ def play(
     return out
 
 
-def _play_one(
-    model: Any,
-    tokenizer: Any,
-    rollout: Rollout,
-    max_new_tokens: int,
-    max_turns: int,
-    temperature: float,
-) -> None:
-    tools = _tools(rollout.environment)
-    by_name = {t.__name__: t for t in tools}
-    for _ in range(max_turns):
-        message = _generate(
-            model,
-            tokenizer,
-            rollout.prompt + rollout.completion,
-            tools,
-            max_new_tokens,
-            temperature,
-        )
-        rollout.completion.append(message)
-        calls = message.get("tool_calls") or []
-        if not calls:
-            return
-        for call in calls:
-            rollout.completion.append(_run_call(call, by_name, rollout))
+def _start(environment: type[WhileaiEnvironment], row: Mapping[str, Any]) -> Rollout:
+    env = environment()
+    env.reset(**dict(row))
+    return Rollout(env, [dict(m) for m in row["prompt"]], [])
+
+
+def _take_turn(rollout: Rollout, message: dict[str, Any]) -> None:
+    """Append the model's message and, for each tool call in it, the tool's reply."""
+    rollout.completion.append(message)
+    by_name = {t.__name__: t for t in _tools(rollout.environment)}
+    for call in message.get("tool_calls") or []:
+        rollout.completion.append(_run_call(call, by_name, rollout))
 
 
 def _run_call(
@@ -134,32 +130,105 @@ def _run_call(
 def _generate(
     model: Any,
     tokenizer: Any,
-    messages: list[dict[str, Any]],
-    tools: list[Any],
+    batch: Sequence[Rollout],
     max_new_tokens: int,
     temperature: float,
-) -> dict[str, Any]:
+) -> list[dict[str, Any]]:
+    """The next assistant message of each rollout in ``batch``, from one ``generate`` call."""
     import torch
 
-    prompt_ids = tokenizer.apply_chat_template(
-        messages, tools=tools, add_generation_prompt=True, tokenize=True, return_dict=False
-    )
-    inputs = torch.tensor([prompt_ids], device=model.device)
+    tools = [_tools(r.environment) for r in batch]
+    prompts = [
+        tokenizer.apply_chat_template(
+            r.prompt + r.completion,
+            tools=t,
+            add_generation_prompt=True,
+            tokenize=True,
+            return_dict=False,
+        )
+        for r, t in zip(batch, tools, strict=True)
+    ]
+    stops = _stop_ids(model, tokenizer)
+    pad = tokenizer.pad_token_id if tokenizer.pad_token_id is not None else min(stops)
+    shared = _shared_length(prompts)
+    inputs, mask = _pad_after_prefix(prompts, shared, pad, model.device)
     sampling = (
         {"do_sample": True, "temperature": temperature} if temperature > 0 else {"do_sample": False}
     )
     with torch.no_grad():
         output = model.generate(
             inputs,
-            attention_mask=torch.ones_like(inputs),
+            attention_mask=mask,
+            cache=_prefix_cache(model, prompts[0][:shared], len(prompts)),
             max_new_tokens=max_new_tokens,
-            pad_token_id=tokenizer.pad_token_id,
+            pad_token_id=pad,
             **sampling,
         )
-    new = output[0, inputs.shape[1] :].tolist()
+    return [
+        _parse(tokenizer, _until_stop(row[inputs.shape[1] :].tolist(), stops), ids, t)
+        for row, ids, t in zip(output, prompts, tools, strict=True)
+    ]
+
+
+def _shared_length(prompts: Sequence[list[int]]) -> int:
+    """Tokens every prompt starts with (the system turn and tools), leaving each one of its own."""
+    shortest = min(len(p) for p in prompts) - 1
+    for i in range(shortest):
+        if any(p[i] != prompts[0][i] for p in prompts):
+            return i
+    return max(shortest, 0)
+
+
+def _pad_after_prefix(
+    prompts: Sequence[list[int]], shared: int, pad_id: int, device: Any
+) -> tuple[Any, Any]:
+    """Token and attention-mask tensors of ``prompts`` at one length: the shared prefix, then
+    padding (masked out), then each prompt's own tokens, so the prefix's cache serves every row
+    and positions, read from the mask, are those of the unpadded prompt."""
+    import torch
+
+    width = max(len(p) for p in prompts)
+    ids = [p[:shared] + [pad_id] * (width - len(p)) + p[shared:] for p in prompts]
+    mask = [[1] * shared + [0] * (width - len(p)) + [1] * (len(p) - shared) for p in prompts]
+    return torch.tensor(ids, device=device), torch.tensor(mask, device=device)
+
+
+def _prefix_cache(model: Any, prefix: list[int], rows: int) -> Any:
+    """The key/value cache of ``prefix``, computed once and repeated for ``rows`` rows (the long
+    system turn is most of every prompt; prefilling it once per batch, not per row, is the
+    saving), or ``None`` when there is no shared prefix."""
+    import torch
+
+    if not prefix:
+        return None
+    cache = model(torch.tensor([prefix], device=model.device), use_cache=True).cache
+    cache.batch_repeat_interleave(rows)
+    return cache
+
+
+def _stop_ids(model: Any, tokenizer: Any) -> set[int]:
+    """The tokens ``generate`` stops at (the generation config's end-of-sequence ids)."""
+    eos = getattr(getattr(model, "generation_config", None), "eos_token_id", None)
+    if eos is None:
+        eos = tokenizer.eos_token_id
+    return set(eos if isinstance(eos, list) else [eos]) - {None}
+
+
+def _until_stop(tokens: list[int], stops: set[int]) -> list[int]:
+    """``tokens`` up to and including the first stop token (a finished row is padded after it)."""
+    for i, token in enumerate(tokens):
+        if token in stops:
+            return tokens[: i + 1]
+    return tokens
+
+
+def _parse(
+    tokenizer: Any, new: list[int], prompt_ids: list[int], tools: list[Any]
+) -> dict[str, Any]:
+    """The assistant message in ``new`` (its text when no tool call parses, as TRL falls back to)."""
     try:
         parsed = tokenizer.parse_response(new, prefix=prompt_ids, tools=tools)
-    except Exception:  # an unparsable completion is the model's text, as TRL falls back to
+    except Exception:  # an unparsable completion is the model's text
         parsed = {"role": "assistant", "content": tokenizer.decode(new, skip_special_tokens=True)}
     message = {"role": "assistant", "content": str(parsed.get("content") or "")}
     if parsed.get("tool_calls"):

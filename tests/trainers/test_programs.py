@@ -79,3 +79,20 @@ def test_dpo_takes_two_steps_on_pairs_from_rollouts(tiny_model: str, tmp_path: P
     ]
     assert [m["step"] for m in metrics if "loss" in m] == [1, 2]
     assert any("rewards/margins" in m for m in metrics)
+
+
+def test_the_held_out_check_runs_before_and_after_and_a_later_run_reuses_it(
+    tiny_model: str, tmp_path: Path
+) -> None:
+    from trainers.sft import main
+
+    check = ["--eval_tasks", "2", "--eval_max_new_tokens", "4", "--eval_max_turns", "1"]
+    first = main(_flags("sft-tiny-cpu.yaml", tiny_model, tmp_path, *check))
+    assert first["holdout"]["tasks"] == 2
+    after = json.loads((tmp_path / "run" / "eval-after.json").read_text())
+    assert after["all"]["tasks"] == 2 and after["line"].startswith("after: all ")
+    later = tmp_path / "later"
+    rows = str(tmp_path / "run" / "eval-after.jsonl")
+    main(_flags("sft-tiny-cpu.yaml", tiny_model, later, *check, "--eval_before", rows))
+    before = json.loads((later / "run" / "eval-before.json").read_text())
+    assert before["all"] == after["all"] and before["tool_calls"] == after["tool_calls"]
