@@ -138,3 +138,16 @@ def test_options_are_checked():
         optimize([], truncated="trim")
     with pytest.raises(ValueError):
         optimize([], band=(0.8, 0.2))
+
+
+def test_endorsed_carries_the_hack_scan_and_its_warning():
+    rows = []
+    for task in range(10):
+        for index in range(6):
+            paid = index % 2 == 0
+            text = f"{'ok ' * index}" + ("### done" if paid else "")
+            rows.append(_row(f"t{task}", index, float(paid), text=text))
+    kept, report = optimize(rows, endorsed=["tool:lookup_order"])
+    assert report["hack_scan"]["regime"] == "reward_hack"
+    assert any("### done" in warning for warning in report["hygiene_warnings"])
+    assert len(kept) == 60  # flagged, not pruned

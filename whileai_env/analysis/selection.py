@@ -37,6 +37,7 @@ from whileai_env.analysis.groups import (
     stats,
     trajectory_signature,
 )
+from whileai_env.analysis.hack_scan import hack_scan
 from whileai_env.analysis.passk import pass_at
 
 MODES = ("rl", "sft")
@@ -56,6 +57,7 @@ def optimize(
     min_reward: float = 1.0,
     k: int | None = None,
     seed: int = 0,
+    endorsed: Sequence[str] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Select training rows from graded ``rows``; returns ``(rows, report)`` (see the module
     docstring for ``mode="rl"``).
@@ -65,6 +67,10 @@ def optimize(
     ``"top_k_overall"`` the best ``k`` rows across asks, and ``"random_per_prompt"`` /
     ``"random_k_overall"`` the matching chance controls (seeded by ``seed``).
     ``enforce_band=False`` keeps out-of-band asks, ranked after the in-band ones.
+    ``endorsed`` (what the reward should track) runs :func:`~whileai_env.analysis.hack_scan.
+    hack_scan` on the graded rows into ``report["hack_scan"]``, its warnings into
+    ``hygiene_warnings``: a reward that tracks a shortcut is a judge problem, so it is flagged,
+    not pruned.
 
     >>> rows = [{"prompt": "p", "reward": r, "final_text": str(r)} for r in (0.0, 1.0, 1.0)]
     >>> kept, report = optimize(rows, mode="sft")
@@ -82,6 +88,9 @@ def optimize(
         kept = _select_sft(by_ask(clean), select, min_reward, k, seed, report)
     _stamp(kept, by_ask(graded), report["calibration"])
     report.update(_tail(rows, kept, mode, report))
+    if endorsed is not None:
+        report["hack_scan"] = hack_scan(graded, endorsed, seed=seed)
+        report["hygiene_warnings"] += report["hack_scan"]["warnings"]
     return kept, report
 
 
