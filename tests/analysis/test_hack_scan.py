@@ -114,3 +114,15 @@ def test_custom_features_are_scanned():
 def test_the_scan_is_deterministic():
     rows = _rollouts(reward=lambda row, draw: float(draw.random() < 0.5))
     assert hack_scan(rows, seed=1) == hack_scan(rows, seed=1)
+
+
+def test_an_endorsed_feature_that_ties_the_top_wins_and_a_penalty_reads_avoid():
+    rows = _rollouts(reward=lambda row, draw: float("### done" not in row["final_text"]))
+    for row in rows:
+        row["markers"] = {"no_marker_phrase": row["reward"]}
+    scan = hack_scan(rows, endorsed=["marker:"])
+    assert (scan["regime"], scan["top_feature"]) == ("train", "marker:no_marker_phrase")
+    bare = [{key: value for key, value in row.items() if key != "markers"} for row in rows]
+    hacked = hack_scan(bare, endorsed=["tool:lookup_order"])
+    assert hacked["regime"] == "reward_hack"
+    assert "learns to avoid" in hacked["warnings"][0]

@@ -161,11 +161,12 @@ def format_delta_report(report: Mapping[str, Any]) -> str:
 
     >>> rows = [{"task_id": f"t{i}", "reward": 1.0} for i in range(6)]
     >>> print(format_delta_report(delta_report(rows, rows)))
-    * pass_at_1     1.000 -> 1.000  +0.000  [+0.000, +0.000]  flat
+    * pass_at_1  1.000 -> 1.000  +0.000  [+0.000, +0.000]  flat
     headline: no_change | ok
     """
     words = {"up": "UP", "down": "DOWN", "flat": "flat", "within_noise": "noise"}
     order = [report["target"], *(n for n in report["metrics"] if n != report["target"])]
+    width = max(len(name) for name in order)
     lines = []
     for name in order:
         m = report["metrics"][name]
@@ -173,7 +174,7 @@ def format_delta_report(report: Mapping[str, Any]) -> str:
         a, b = _num(m["a"]), _num(m["b"])
         delta = "n/a" if m["delta"] is None else f"{m['delta']:+.3f}"
         lines.append(
-            f"{star} {name:<12}  {a} -> {b}  {delta}  {_interval(m)}  {words[m['direction']]}"
+            f"{star} {name:<{width}}  {a} -> {b}  {delta}  {_interval(m)}  {words[m['direction']]}"
         )
     status = "ok" if report["ok"] else f"FAILED: {', '.join(report['regressions'])} regressed"
     lines.append(f"headline: {report['headline']['verdict']} | {status}")

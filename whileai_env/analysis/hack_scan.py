@@ -208,7 +208,7 @@ def _verdict(
         return result
     if not above:
         return _result(base, "no_signal", None, ranked, tau, endorsed, top)
-    top_name = above[0][0]
+    top_name, top_rho = _top(above, endorsed)
     if not endorsed:
         regime = "unknown"
     else:
@@ -218,11 +218,24 @@ def _verdict(
     if endorsed:
         result.update(_integrity(above, endorsed))
     if regime == "reward_hack":
+        learns = top_name if top_rho > 0 else f"to avoid {top_name}"
         result["warnings"].append(
-            f"reward tracks {top_name} (rho {above[0][1]:+.2f}) more than anything endorsed: "
-            f"a policy trained on it learns {top_name}"
+            f"reward tracks {top_name} (rho {top_rho:+.2f}) more than anything endorsed: "
+            f"a policy trained on it learns {learns}"
         )
     return result
+
+
+def _top(above: list[tuple[str, float]], endorsed: Sequence[str]) -> tuple[str, float]:
+    """The strongest feature; an endorsed one that ties it wins (the reward is then explained
+    as well by what it should track, which is no hack)."""
+    best = abs(above[0][1])
+    for name, value in above:
+        if abs(value) < best - _TIE:
+            break
+        if _is_endorsed(name, endorsed):
+            return name, value
+    return above[0]
 
 
 def _integrity(above: list[tuple[str, float]], endorsed: Sequence[str]) -> dict[str, Any]:
