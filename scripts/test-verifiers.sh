@@ -2,13 +2,14 @@
 # The verifiers faces against the real releases, each in its own venv (0.3 and 0.4 cannot share
 # one, and the main .venv must never import verifiers):
 #   1. the vf03_*/vf04_* tests in tests/envs/verifiers/ with that venv's python;
-#   2. an exported package installed in the venv, `whileai-env serve --policy oracle|seeded|silent`
-#      on 127.0.0.1 and the real `vf-eval` with small n: every rollout completes and each reward
-#      (so the mean) equals the in-process reward on the same tasks (both means printed); then
-#      `vf-eval whileai-env -a '{"spec": ...}'` with no export.
+#   2. an exported package installed in the venv, `whileai-env serve --policy ...` on 127.0.0.1
+#      and the real `vf-eval` with small n: every rollout completes and each reward (so the mean)
+#      equals the in-process reward on the same tasks (both means printed). 0.3 (classic): oracle,
+#      seeded and silent, then `vf-eval whileai-env -a '{"spec": ...}'` with no export. 0.4 (v1:
+#      a process per rollout, so fewer): oracle and seeded.
 #
-#   bash scripts/test-verifiers.sh            # the generations CI checks (03 until v1 lands)
-#   WHILEAI_VERIFIERS=03 bash scripts/test-verifiers.sh
+#   bash scripts/test-verifiers.sh            # both generations, as CI runs it
+#   WHILEAI_VERIFIERS=04 bash scripts/test-verifiers.sh
 #
 # The venvs are cached outside the clone (WHILEAI_VENV_CACHE, default ~/.cache/whileai-env/venvs),
 # so CI builds them once per machine; whileai-env itself is reinstalled (editable, no deps) each run.
@@ -25,15 +26,16 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# venv NAME REQUIREMENT: create (once) and refresh the cached venv; prints its path.
+# venv NAME REQUIREMENT...: create (once) and refresh the cached venv; prints its path.
 venv() {
   local dir="$cache/$1"
+  shift
   local pip=("$dir/bin/python" -m pip --disable-pip-version-check --quiet)
-  if [ ! -f "$dir/.ready-$2" ]; then
+  if [ ! -f "$dir/.ready-$1" ]; then
     rm -rf "$dir" && mkdir -p "$cache" && "$python" -m venv "$dir"
-    "${pip[@]}" install "$2" "pytest>=8" "hatchling>=1.24" editables >&2
+    "${pip[@]}" install "$@" "pytest>=8" "hatchling>=1.24" editables >&2
     "${pip[@]}" install -e "$root" >&2
-    touch "$dir/.ready-$2"
+    touch "$dir/.ready-$1"
   fi
   "${pip[@]}" install --no-deps --no-build-isolation -e "$root" >&2
   echo "$dir"
@@ -63,12 +65,15 @@ check() {
   local package="$work/env$gen"
   "$py" -m whileai_env.cli export configs/specs/order-support.json -o "$package" -n 12 --name whileai_ci > /dev/null
   "$py" -m pip --disable-pip-version-check --quiet install --no-deps --no-build-isolation "$package"
-  for policy in oracle seeded silent; do
+  local policies=(oracle seeded silent)
+  if [ "$gen" = 04 ]; then policies=(oracle seeded); fi
+  for policy in "${policies[@]}"; do
     serve "$py" "$package" "$policy"
     "eval_$gen" "$dir" "$work/out-$gen-$policy" whileai_ci '{}'
     stop_server
     "$py" -m tests.envs.verifiers.vf_eval_check "$work/out-$gen-$policy" "$package" "$policy"
   done
+  if [ "$gen" = 04 ]; then return 0; fi
   # No export: verifiers loads the module whileai_env itself with the spec as an argument.
   local spec=configs/specs/order-support.json
   serve "$py" "$spec" oracle
@@ -83,13 +88,22 @@ eval_03() {
     -n 10 -r 2 -c 8 -s -o "$2" --disable-tui > "$2.log" 2>&1 || { tail -40 "$2.log"; return 1; }
 }
 
-for gen in ${WHILEAI_VERIFIERS:-03}; do
+# eval_04 VENV OUT ENV_ID ENV_ARGS: v1 takes the taskset's flags, not -a; the env's defaults are
+# the null harness in the local subprocess runtime; --no-push keeps the run here.
+eval_04() {
+  WHILEAI_CI_KEY=unused "$1/bin/vf-eval" "$3" -m whileai-policy --client.base-url "$base_url" \
+    --client.api-key-var WHILEAI_CI_KEY --no-push -n 4 -r 1 -c 4 -o "$2" > "$2.log" 2>&1 \
+    || { tail -40 "$2.log"; return 1; }
+}
+
+for gen in ${WHILEAI_VERIFIERS:-03 04}; do
   case "$gen" in
-    03) requirement='verifiers==0.3.1' ;;
-    04) requirement='verifiers>=0.4,<0.5' ;;
+    03) requirements=('verifiers==0.3.1') ;;
+    # The null harness runs its chat loop as a uv script: uv comes from the venv (on PATH below).
+    04) requirements=('verifiers>=0.4,<0.5' 'uv>=0.5') ;;
     *) echo "unknown verifiers generation $gen (03 or 04)" >&2; exit 2 ;;
   esac
-  dir="$(venv "vf$gen" "$requirement")"
-  check "$gen" "$dir"
+  dir="$(venv "vf$gen" "${requirements[@]}")"
+  PATH="$dir/bin:$PATH" check "$gen" "$dir"
 done
 echo "verifiers checks passed"

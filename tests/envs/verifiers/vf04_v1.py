@@ -8,6 +8,7 @@ Run by ``scripts/test-verifiers.sh`` with the 0.4 venv's python (see ``parity.py
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 import verifiers.v1 as vf
@@ -30,32 +31,47 @@ def tasks(spec):
     return pick_tasks(spec)
 
 
-def _evaluate(spec, tasks, policy, **kwargs):
-    """One rollout a task through verifiers 0.4 in-process; (task, trace) pairs."""
-    env = wenv.load_environment(spec, tasks=tasks, **kwargs)
+def _evaluate(spec, jobs):
+    """Each job ``(policy, tasks, load_environment kwargs)`` run through verifiers 0.4 in-process,
+    all at once (a rollout is two processes: their start-up overlaps); (task, trace) pairs a job."""
 
-    async def run(base_url):
+    async def run(env, base_url):
         client = vf.EvalClientConfig(base_url=base_url, api_key_var=KEY_VAR)
         ctx = vf.ModelContext(model="whileai-policy", client=client)
         async with env.serving():
             slots = [s for task in env.taskset for s in env.slots(task)]
             return await asyncio.gather(*(env.run_slot(s, ctx) for s in slots))
 
-    with ChatServer(policy_script(policy, spec, tasks)) as server:
-        episodes = asyncio.run(run(server.base_url))
-    by_id = {t.task_id: t for t in tasks}
-    assert all(e.ok and len(e.traces) == 1 for e in episodes), [e.errors for e in episodes]
-    return [(by_id[e.task.data.id], e.traces[0]) for e in episodes]
+    async def run_all(servers):
+        envs = [wenv.load_environment(spec, tasks=tasks, **kwargs) for _, tasks, kwargs in jobs]
+        return await asyncio.gather(
+            *(run(e, s.base_url) for e, s in zip(envs, servers, strict=True))
+        )
+
+    with contextlib.ExitStack() as stack:
+        servers = [stack.enter_context(ChatServer(policy_script(p, spec, t))) for p, t, _ in jobs]
+        results = asyncio.run(run_all(servers))
+    out = []
+    for (_, tasks, _), episodes in zip(jobs, results, strict=True):
+        assert all(e.ok and len(e.traces) == 1 for e in episodes), [e.errors for e in episodes]
+        by_id = {t.task_id: t for t in tasks}
+        out.append([(by_id[e.task.data.id], e.traces[0]) for e in episodes])
+    return out
 
 
 @pytest.fixture(scope="module")
 def rollouts(spec, tasks):
+    """The three tasks under oracle and seeded, and the multi-turn one capped at one turn."""
     mp = pytest.MonkeyPatch()
     mp.setenv(KEY_VAR, "unused")
+    chosen = list(tasks.values())
+    jobs = [("oracle", chosen, {}), ("seeded", chosen, {})]
+    jobs.append(("oracle", [tasks["multi_turn"]], {"max_turns": 1}))
     try:
-        return {p: _evaluate(spec, list(tasks.values()), p) for p in ("oracle", "seeded")}
+        oracle, seeded, capped = _evaluate(spec, jobs)
     finally:
         mp.undo()
+    return {"oracle": oracle, "seeded": seeded, "capped": capped}
 
 
 def test_load_environment_builds_the_v1_env_with_the_specs_schemas(spec, tasks):
@@ -118,10 +134,7 @@ def test_metrics_are_recorded_beside_the_reward(spec, rollouts):
     assert trace.rewards["episode_reward"].weight == 1.0
 
 
-def test_a_rollout_cut_at_the_turn_cap_scores_zero_and_is_marked_truncated(
-    spec, tasks, monkeypatch
-):
-    monkeypatch.setenv(KEY_VAR, "unused")
-    ((_, trace),) = _evaluate(spec, [tasks["multi_turn"]], "oracle", max_turns=1)
+def test_a_rollout_cut_at_the_turn_cap_scores_zero_and_is_marked_truncated(rollouts):
+    ((_, trace),) = rollouts["capped"]
     assert trace.reward == 0.0 and trace.metrics["truncated"] == 1.0
     assert trace.info["grade"]["markers"]["not_truncated"] == 0.0
