@@ -107,11 +107,12 @@ def _mixed_groups(groups: np.ndarray, reward: np.ndarray) -> list[int]:
 
 def _distinct(rows: Sequence[Mapping[str, Any]], groups: np.ndarray, mixed: list[int]) -> float:
     """The largest number of distinct trajectories in any mixed ask."""
-    counts = [
-        len({trajectory_signature(r) for r, g in zip(rows, groups, strict=True) if g == group})
-        for group in mixed
-    ]
-    return float(max(counts)) if counts else 0.0
+    wanted = set(mixed)
+    seen: dict[int, set[str]] = {}
+    for row, group in zip(rows, groups.tolist(), strict=True):
+        if group in wanted:
+            seen.setdefault(group, set()).add(trajectory_signature(row))
+    return float(max((len(s) for s in seen.values()), default=0))
 
 
 def _matrix(
@@ -125,12 +126,11 @@ def _matrix(
 
 
 def _centre(values: np.ndarray, groups: np.ndarray) -> np.ndarray:
-    """``values`` minus their ask's mean, column by column."""
-    out = values.copy()
-    for group in np.unique(groups):
-        mask = groups == group
-        out[mask] -= values[mask].mean(axis=0)
-    return out
+    """``values`` minus their ask's mean, column by column (``groups`` are small ints)."""
+    counts = np.bincount(groups)
+    sums = np.zeros((counts.size, values.shape[1]))
+    np.add.at(sums, groups, values)
+    return values - (sums / np.maximum(counts, 1)[:, None])[groups]
 
 
 def _correlations(centred_x: np.ndarray, centred_r: np.ndarray) -> np.ndarray:
@@ -167,12 +167,11 @@ def _floor(
 ) -> float:
     """95th percentile of the best ``|rho|`` with reward shuffled within each ask."""
     generator = np.random.default_rng(stable_hash("hack-scan-floor", seed))
+    by_group = np.argsort(groups, kind="stable")
     best = []
     for _ in range(max(1, n_shuffle)):
-        shuffled = reward.copy()
-        for group in np.unique(groups):
-            where = np.flatnonzero(groups == group)
-            shuffled[where] = generator.permutation(reward[where])
+        shuffled = np.empty_like(reward)
+        shuffled[by_group] = reward[np.lexsort((generator.random(len(reward)), groups))]
         centred_r = _centre(shuffled[:, None], groups)[:, 0]
         best.append(float(np.abs(_correlations(centred_x, centred_r)).max(initial=0.0)))
     return float(np.percentile(best, 95))
