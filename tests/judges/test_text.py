@@ -72,6 +72,7 @@ def test_multiple_choice_reads_the_committed_letter():
     judge = MultipleChoice()
     assert judge({"final_text": "The answer is B.", "answer": "B"})["reward"] == 1.0
     assert judge({"final_text": "b", "answer": "B"})["reward"] == 1.0
+    assert judge({"final_text": "Answer: (C)", "answer": "(C)"})["reward"] == 1.0
     assert judge({"final_text": "(A) or (B), hard to say", "answer": "A"})["reward"] == 0.0
     assert judge({"final_text": "The answer is a bit unclear", "answer": "A"})["reward"] == 0.0
     assert (

@@ -142,7 +142,8 @@ class MultipleChoice(Verifier):
         self.choices = choices.upper()
 
     def check(self, candidate: str, gold: Any) -> dict[str, Any]:
-        want = normalise(str(gold)).upper()[:1]
+        letter = re.search(r"[A-Za-z]", str(gold))
+        want = letter.group().upper() if letter else ""
         chosen = self.choice(candidate)
         if chosen is None:
             return verdict(0.0, "reply commits to no single choice", self.name)
