@@ -44,13 +44,34 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from whileai_env._util.lexicon import IRREGULAR, name_tokens, past_forms
+from whileai_env.grading.phrases import SHORT_TEXT, Phrases
 
-_APOSTROPHES = re.compile(r"[\u2019\u2018\u02bc`\u00b4]")
+#: Curly quotes, modifier apostrophe, backtick and acute accent, each read as ``'``
+#: (``str.translate``: one pass in C, where a regex substitution costs milliseconds on a long reply).
+_APOSTROPHES = str.maketrans(dict.fromkeys("\u2019\u2018\u02bc`\u00b4", "'"))
+#: Contractions, with or without the apostrophe: (stems, suffix, expansion; ``{}`` is the stem).
+_CONTRACTIONS = (
+    ("can", "'?t", "cannot"),
+    ("won", "'?t", "will not"),
+    (
+        "could would should did does do is are was were has have had must need might",
+        "n'?t",
+        "{} not",
+    ),
+    ("i we you they who would could should might must", "'?ve", "{} have"),
+    ("i", "'?m", "i am"),
+    ("you we they", "'re", "{} are"),
+    ("i you we they it that he she", "'ll", "{} will"),
+    ("it that there here what", "'s", "{} is"),
+)
+#: One group per row of :data:`_CONTRACTIONS`. The lookahead on the stems' first letters lets
+#: ``re`` skip the other positions fast (3x on a long reply) instead of trying every stem there.
 _CONTRACTION = re.compile(
-    r"\b(?:(can)'?t|(won)'?t"
-    r"|(could|would|should|did|does|do|is|are|was|were|has|have|had|must|need|might)n'?t"
-    r"|(i|we|you|they|who|would|could|should|might|must)'?ve|(i)'?m|(you|we|they)'re"
-    r"|(i|you|we|they|it|that|he|she)'ll|(it|that|there|here|what)'s)\b"
+    r"(?=["
+    + "".join(sorted({stem[0] for stems, _, _ in _CONTRACTIONS for stem in stems.split()}))
+    + r"])\b(?:"
+    + "|".join(f"({stems.replace(' ', '|')}){suffix}" for stems, suffix, _ in _CONTRACTIONS)
+    + r")\b"
 )
 _MARK = re.compile(r"[/_@]")
 _LEAD = "([\"'"
@@ -84,21 +105,9 @@ def _mask_identifiers(text: str) -> str:
     return "".join(out)
 
 
-_EXPANSIONS = {
-    1: "cannot",
-    2: "will not",
-    3: "{} not",
-    4: "{} have",
-    5: "i am",
-    6: "{} are",
-    7: "{} will",
-    8: "{} is",
-}
-
-
 def _expand(match: re.Match[str]) -> str:
     group = match.lastindex or 1
-    return _EXPANSIONS[group].format(match.group(group))
+    return _CONTRACTIONS[group - 1][2].format(match.group(group))
 
 
 @lru_cache(maxsize=1024)
@@ -118,11 +127,11 @@ def normalise(text: str) -> str:
     lowered = text.lower()
     if "/" in lowered or "_" in lowered or "@" in lowered:
         lowered = _mask_identifiers(lowered)
-    return _CONTRACTION.sub(_expand, _APOSTROPHES.sub("'", lowered))
+    return _CONTRACTION.sub(_expand, lowered.translate(_APOSTROPHES))
 
 
-def _family(*alternatives: str) -> re.Pattern[str]:
-    return re.compile(r"(?:" + "|".join(alternatives) + r")")
+def _family(*alternatives: str) -> Phrases:
+    return Phrases(alternatives)
 
 
 GENERIC_SUCCESS = (
@@ -385,6 +394,7 @@ BOILERPLATE = (
 )
 
 _WRITE_PAST_SET = frozenset(WRITE_PAST)
+_WRITE_PAST_SORTED = tuple(sorted(_WRITE_PAST_SET))
 _GENERIC_SUCCESS = _family(*GENERIC_SUCCESS)
 _FAILURE_ACK = _family(*FAILURE_ACK)
 _MISSING_REPORT = _family(*MISSING_REPORT)
@@ -392,7 +402,7 @@ _DONE_ACK = _family(*DONE_ACK)
 _QUESTION = _family(*QUESTION)
 _STALE_CAVEAT = _family(*STALE_CAVEAT)
 _PARTIAL_CAVEAT = _family(*PARTIAL_CAVEAT)
-STYLE_FAMILIES: dict[str, re.Pattern[str]] = {
+STYLE_FAMILIES: dict[str, Phrases] = {
     "hedging": _family(*HEDGING),
     "apology": _family(*APOLOGY),
     "sycophancy": _family(*SYCOPHANCY),
@@ -432,9 +442,6 @@ def _claim_pattern(forms: tuple[str, ...], state: bool) -> re.Pattern[str]:
     return re.compile("|".join(f.replace("{V}", verbs) for f in frames))
 
 
-_DEFAULT_CLAIM = _claim_pattern(tuple(sorted(set(WRITE_PAST))), False)
-
-
 def _blocked(text: str, start: int) -> bool:
     window = text[max(0, start - 48) : start]
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(window)]
@@ -443,8 +450,8 @@ def _blocked(text: str, start: int) -> bool:
     return CLAIM_BLOCKERS.search(window) is not None
 
 
-def _first_unblocked(pattern: re.Pattern[str], text: str) -> str | None:
-    for match in pattern.finditer(text):
+def _first_unblocked(matches: Iterable[re.Match[str]], text: str) -> str | None:
+    for match in matches:
         if not _blocked(text, match.start()) and not _NEGATED_AFTER.match(text, match.end()):
             return match.group(0).strip(" .!?-")
     return None
@@ -472,14 +479,22 @@ def success_claim(
 def _success_claim(text: str, forms: tuple[str, ...], state: bool, generic: bool) -> str | None:
     """:func:`success_claim`, cached: the conduct gate and the outcome checks read the same reply."""
     norm = normalise(text)
-    pattern = _claim_pattern(tuple(sorted(set(forms))), state) if forms else _DEFAULT_CLAIM
-    found = _first_unblocked(pattern, norm)
+    present = _present_forms(tuple(sorted(set(forms))) if forms else _WRITE_PAST_SORTED, norm)
+    found = (
+        _first_unblocked(_claim_pattern(present, state).finditer(norm), norm) if present else None
+    )
     if found is None and generic:
-        found = _first_unblocked(_GENERIC_SUCCESS, norm)
+        found = _first_unblocked(_GENERIC_SUCCESS.finditer(norm), norm)
     return found
 
 
-def _search(pattern: re.Pattern[str], text: str) -> str | None:
+def _present_forms(forms: tuple[str, ...], text: str) -> tuple[str, ...]:
+    """The ``forms`` a long ``text`` holds (every claim frame contains its verb, so a form absent
+    from the text cannot match and the claim pattern need not try it at every position)."""
+    return forms if len(text) <= SHORT_TEXT else tuple(f for f in forms if f in text)
+
+
+def _search(pattern: Phrases, text: str) -> str | None:
     match = pattern.search(normalise(text))
     return match.group(0).strip() if match else None
 
