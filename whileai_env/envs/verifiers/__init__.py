@@ -49,17 +49,13 @@ def load_environment(
         episode_kwargs: the rest of :class:`~whileai_env.Episode`'s keywords (``max_turns``,
             ``user``, ``avg_turns``, ``error_budget``, ``world_options``).
 
+    Returns the classic ``MultiTurnEnv`` under verifiers 0.3, the v1 ``vf.Env`` under 0.4 (whose
+    episode options must be plain values: its tool server reads them in another process).
     Raises :class:`~whileai_env.MissingExtraError` when verifiers is not installed.
     """
     if verifiers_generation() == "v1":
-        return _v1_environment(
-            spec,
-            tasks,
-            judge,
-            execute,
-            episode_kwargs,
-            **{"n": n, "seed": seed, "mode": mode, "split": split, "holdout": holdout},
-        )
+        draw = {"n": n, "seed": seed, "mode": mode, "split": split, "holdout": holdout}
+        return _v1_environment(spec, tasks, judge, execute, episode_kwargs, draw)
     spec = load_spec(spec)
     chosen = select_tasks(spec, tasks, n=n, seed=seed, mode=mode, split=split, holdout=holdout)
     if not chosen:
@@ -80,7 +76,7 @@ def _v1_environment(
     judge: Any,
     execute: Any,
     options: dict[str, Any],
-    **draw: Any,
+    draw: dict[str, Any],
 ) -> Any:
     """The v1 env: what it needs travels as files and names (another process reads them)."""
     from whileai_env.envs.verifiers.v1 import build_environment
