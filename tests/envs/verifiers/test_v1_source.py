@@ -50,3 +50,18 @@ def test_episode_options_resolve_their_references():
     )
     assert kwargs["max_turns"] == 4 and callable(kwargs["execute"]) and kwargs["judge"] is None
     assert "world_options" not in kwargs
+
+
+def test_an_exported_module_names_a_taskset_and_an_env_for_verifiers_v1(tmp_path, spec):
+    import importlib.util
+    import sys
+
+    package = Path(wenv.export_environment(spec, tmp_path / "pkg", n=6, band=None)["path"])
+    init = next(package.glob("*/__init__.py"))
+    loader = importlib.util.spec_from_file_location("exported_v1_probe", init)
+    module = importlib.util.module_from_spec(loader)
+    loader.loader.exec_module(module)
+    assert sorted(module.__all__) == ["Env", "Taskset", "load_environment"]
+    assert not hasattr(module, "__wrapped__") and "verifiers" not in sys.modules
+    with pytest.raises(AttributeError):
+        _ = module.anything_else

@@ -31,8 +31,8 @@ def play_segment(episode: Episode, messages: Sequence[Any]) -> tuple[str | None,
         replayed.extend(m["content"] for m in result.messages if m["role"] == "tool")
         users = [m["content"] for m in result.messages if m["role"] == "user"]
         reply = users[-1] if users else None
-    missed = sum(a != b for a, b in zip(served, replayed, strict=False))
-    return reply, missed + abs(len(served) - len(replayed)) * (not episode.done)
+    # Calls after the episode ended (its turn cap) were served but not replayed: not counted.
+    return reply, sum(a != b for a, b in zip(served, replayed, strict=False))
 
 
 def _content(message: Any) -> str:
