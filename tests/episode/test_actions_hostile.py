@@ -108,9 +108,9 @@ def _assert_sane(action: Action) -> None:
 
 @pytest.mark.parametrize("name", list(HOSTILE))
 def test_parse_never_raises_and_is_fast(name):
-    start = time.perf_counter()
+    start = time.process_time()  # CPU time: a shared, loaded machine stretches the wall clock
     action = parse_action(HOSTILE[name])
-    elapsed = time.perf_counter() - start
+    elapsed = time.process_time() - start
     _assert_sane(action)
     assert elapsed < 0.25, f"{name}: {elapsed:.2f} s"
 

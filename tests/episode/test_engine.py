@@ -1,3 +1,4 @@
+import dataclasses
 import json
 
 import pytest
@@ -5,6 +6,7 @@ import pytest
 import whileai_env as wenv
 from tests.conftest import SPECS_DIR
 from whileai_env.episode.engine import EpisodeOver
+from whileai_env.scenarios.faults import FaultSchedule
 
 SPEC = wenv.load_spec(SPECS_DIR / "order-support.json")
 TASKS = wenv.draw_tasks(SPEC, 80, seed=4, fault_rate=0.0)
@@ -248,3 +250,46 @@ def test_a_callable_user_plays_the_person():
     assert first.messages[-1] == {"role": "user", "content": "Thanks, that is all."}
     second = episode.step("Glad to hear it.")
     assert second.terminated and heard == ["I looked it up: all fine.", "Glad to hear it."]
+
+
+def test_unreadable_calls_are_answered_with_their_parse_error():
+    """A call the parser could not read gets its own error back (not the world's "no tool named
+    ''"), spends the error budget and is a step of the row; no tool runs on it."""
+    task = _task(tool="get_order")
+    episode = wenv.Episode(SPEC, task, error_budget=5)
+    result = episode.step('<tool_call>{"name": "get_order", "arguments": </tool_call>')
+    answer = json.loads(result.messages[-1]["content"])
+    assert answer["status"] == "error" and answer["error"]["code"] == "malformed_call"
+    assert answer["error"]["message"].startswith("tool call is not valid JSON")
+    assert "no tool named" not in result.messages[-1]["content"]
+    episode.step({"tool_calls": [{"function": {"name": "get_order", "arguments": "[1]"}}]})
+    assert episode.errors == 2 and result.info["malformed_calls"] == 1
+    first, second = episode.world.ledger
+    assert (first["tool"], first["error"], first["kind"], first["ok"]) == (
+        "",
+        "malformed_call",
+        None,
+        False,
+    )
+    assert (second["tool"], second["arguments"], second["kind"]) == ("get_order", "[1]", "read")
+    episode.step("bye")
+    wenv.validate_row(episode.row())
+
+
+def test_an_unreadable_call_does_not_meet_the_scheduled_fault():
+    """The service never received an unreadable call, so the fault scheduled for the tool's first
+    call fires on the first call it can read."""
+    rule = {"kind": "server_error", "tool": "get_order", "start": 0, "mode": "transient"}
+    task = dataclasses.replace(
+        _task(tool="get_order"), faults=FaultSchedule.from_dict({"rules": [rule]})
+    )
+    episode = wenv.Episode(SPEC, task)
+    order_id = task.world.entities["order_id"]
+    episode.step({"tool_calls": [{"function": {"name": "get_order", "arguments": "5"}}]})
+    episode.step(
+        f'<tool_call>{{"name": "get_order", "arguments": {{"order_id": "{order_id}"}}}}</tool_call>'
+    )
+    assert [s["error"] for s in episode.world.ledger] == ["malformed_call", "server_error"]
+    assert episode.world.faults_fired == [
+        {"index": 1, "tool": "get_order", "kind": "server_error", "mode": "transient"}
+    ]

@@ -21,7 +21,7 @@ from typing import Any
 
 from whileai_env._util.frozen import copy_json
 from whileai_env.data.text import clean_text
-from whileai_env.episode.actions import Action, parse_action
+from whileai_env.episode.actions import Action, ToolCall, parse_action
 from whileai_env.episode.stops import StopReason
 from whileai_env.episode.user import DEFAULT_AVG_TURNS, make_user
 from whileai_env.errors import EpisodeOver
@@ -272,7 +272,12 @@ class Episode:
     def _run_calls(self, parsed: Action) -> list[dict[str, Any]]:
         out = []
         for call in parsed.tool_calls:
-            result = self.world.call(call.name, call.arguments, turn=self.turns, call_id=call.id)
+            if call.error is not None:
+                result = self._unread(call)
+            else:
+                result = self.world.call(
+                    call.name, call.arguments, turn=self.turns, call_id=call.id
+                )
             code = (
                 (result.get("error") or {}).get("code") if result.get("status") == "error" else None
             )
@@ -287,6 +292,32 @@ class Episode:
             self.messages.append(tool_message)
             out.append(dict(tool_message))
         return out
+
+    def _unread(self, call: ToolCall) -> dict[str, Any]:
+        """The answer to a call the parser could not read: its parse error, as the error result
+        ``malformed_call``. No tool runs and no fault fires (the service never received the
+        call), but it is a step of the row like any other, its arguments the text sent."""
+        from whileai_env.world.context import error
+
+        result = error("malformed_call", str(call.error))
+        ledger = self.world.ledger
+        known = call.name in self.spec.tool_names
+        ledger.append(
+            {
+                "index": len(ledger),
+                "tool": call.name,
+                "arguments": call.arguments,
+                "result": result,
+                "ok": False,
+                "error": "malformed_call",
+                "fault": None,
+                "fault_mode": None,
+                "kind": self.spec.tool(call.name).kind if known else None,
+                "turn": self.turns,
+                "call_id": call.id,
+            }
+        )
+        return result
 
     def _end(self, reason: StopReason) -> None:
         self.terminated = True
