@@ -86,3 +86,17 @@ def test_writers_repair_text_they_are_given(tmp_path):
     assert read_rows(path) == [{"text": "x\ufffd"}]
     write_rows([{"text": "y\udfff"}], tmp_path / "b.jsonl")
     assert read_rows(tmp_path / "b.jsonl") == [{"text": "y\ufffd"}]
+
+
+def test_write_rows_leaves_nothing_when_the_rows_raise(tmp_path):
+    """``write_rows`` writes through a temporary file: a failure midway leaves neither a partial
+    file nor the temporary one (``export --share`` refusing a row of another spec relies on it)."""
+
+    def rows():
+        yield {"text": "first"}
+        raise ValueError("a row of another run")
+
+    target = tmp_path / "rows.jsonl"
+    with pytest.raises(ValueError, match="another run"):
+        write_rows(rows(), target)
+    assert list(tmp_path.iterdir()) == []

@@ -39,6 +39,13 @@ from whileai_env.errors import WhileaiError
 @click.option("--judge", default=None, metavar="MODULE:CALLABLE")
 @click.option("--execute", default=None, metavar="MODULE:CALLABLE")
 @click.option("--name", default=None, help="The package's module name (default: the spec's name).")
+@click.option(
+    "--share",
+    is_flag=True,
+    help="Instead of a package, write --rows as OUTPUT/rows.jsonl fit to publish: "
+    "export_row(share=True) drops the columns that rebuild the hidden state (world, fault_plan, "
+    "seed, situation, phrasing); rows quoting privileged context are withheld and counted.",
+)
 def export_cmd(
     source: Path,
     output: Path,
@@ -51,11 +58,16 @@ def export_cmd(
     judge: str | None,
     execute: str | None,
     name: str | None,
+    share: bool,
 ) -> None:
-    """Write SOURCE's tasks as a verifiers package in OUTPUT (pip install -e OUTPUT; vf-eval NAME)."""
+    """Write SOURCE's tasks as a verifiers package in OUTPUT (pip install -e OUTPUT; vf-eval NAME);
+    with --share, write the run's --rows (played on the spec SOURCE) fit to publish instead."""
     from whileai_env.data.jsonl import read_rows
     from whileai_env.export.package import export_environment
 
+    if share:
+        _share(source, rows, output)
+        return
     try:
         data = read_rows(rows) if rows else source
         report = export_environment(
@@ -74,4 +86,18 @@ def export_cmd(
     except (WhileaiError, ValueError, FileExistsError) as exc:
         fail(str(exc))
         return
+    click.echo(json.dumps(report, indent=2))
+
+
+def _share(source: Path, rows: Path | None, output: Path) -> None:
+    """``export --share``: the shared rows and their report, or one line saying why not."""
+    from whileai_env.export.shared import export_shared_rows
+    from whileai_env.spec.load import load_spec
+
+    if rows is None:
+        fail("--share publishes a run's rows: give them with --rows RUN.jsonl")
+    try:
+        report = export_shared_rows(rows, output, load_spec(source))
+    except (WhileaiError, ValueError, FileExistsError, FileNotFoundError) as exc:
+        fail(str(exc))
     click.echo(json.dumps(report, indent=2))

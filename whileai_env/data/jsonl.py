@@ -44,9 +44,13 @@ def write_rows(rows: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Pa
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_name(path.name + ".tmp")
-    with tmp.open("w", encoding="utf-8") as fh:
-        for row in rows:
-            fh.write(_line(row)[0])
+    try:
+        with tmp.open("w", encoding="utf-8") as fh:
+            for row in rows:
+                fh.write(_line(row)[0])
+    except BaseException:  # the rows raised, or the disk filled: leave nothing behind
+        tmp.unlink(missing_ok=True)
+        raise
     os.replace(tmp, path)
     return path
 
