@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -302,6 +302,33 @@ def role_of(name: str) -> str:
     return argument_role(name)
 
 
+def distinct(*groups: Iterable[Any]) -> tuple[Any, ...]:
+    """The values of ``groups`` in order, each once (``==``, as ``list.__contains__`` decides).
+
+    Linear for hashable values (a set), so a 100,000-value ``enum`` merges in milliseconds where
+    a list scan per value took minutes; unhashable ones (objects in an ``enum``) are rare and
+    compared one by one.
+
+    >>> distinct(("a", "b"), ["b", "c", "a"], [{"x": 1}, {"x": 1}])
+    ('a', 'b', 'c', {'x': 1})
+    """
+    out: list[Any] = []
+    seen: set[Any] = set()
+    unhashable: list[Any] = []
+    for group in groups:
+        for value in group:
+            try:
+                if value in seen:
+                    continue
+                seen.add(value)
+            except TypeError:
+                if value in unhashable:
+                    continue
+                unhashable.append(value)
+            out.append(value)
+    return tuple(out)
+
+
 @dataclass(frozen=True)
 class ToolProfile:
     """Everything the world decides about one tool, once."""
@@ -559,13 +586,9 @@ def build_profile(spec: Spec) -> SpecProfile:
                 and schema["enum"]
             ):
                 key = "status" if name == "status" else name
-                merged = list(sp.enums.get(key, ()))
-                merged.extend(e for e in schema["enum"] if e not in merged)
-                sp.enums[key] = tuple(merged)
+                sp.enums[key] = distinct(sp.enums.get(key, ()), schema["enum"])
                 if name == "status" and all(isinstance(e, str) for e in schema["enum"]):
-                    pool = list(sp.statuses.get(tp.noun, ()))
-                    pool.extend(e for e in schema["enum"] if e not in pool)
-                    sp.statuses[tp.noun] = tuple(pool)
+                    sp.statuses[tp.noun] = distinct(sp.statuses.get(tp.noun, ()), schema["enum"])
         if not tool.is_write:
             texts.setdefault(tp.noun, []).append(tool.description)
             found = _statuses_from_text(tool.description)

@@ -1,0 +1,88 @@
+"""Huge enums: merged in linear time by the profile, and drawn without re-checking every value."""
+
+from __future__ import annotations
+
+import time
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import whileai_env as wenv
+from whileai_env.spec.safety import MAX_ENUM
+from whileai_env.world.makers import Scope
+from whileai_env.world.profile import build_profile, distinct
+from whileai_env.world.schema_values import value_for
+
+_VALUES = st.one_of(
+    st.integers(-3, 3),
+    st.booleans(),
+    st.sampled_from(["a", "b", "c"]),
+    st.none(),
+    st.lists(st.integers(0, 2), max_size=2),
+    st.dictionaries(st.sampled_from("xy"), st.integers(0, 1), max_size=1),
+)
+
+
+@given(st.lists(st.lists(_VALUES, max_size=8), max_size=4))
+def test_distinct_is_the_list_scan_it_replaced(groups):
+    expected: list = []
+    for group in groups:
+        expected.extend(v for v in group if v not in expected)
+    assert distinct(*groups) == tuple(expected)
+
+
+def _spec(n: int) -> wenv.Spec:
+    region = {"type": "string", "enum": [f"r{i}" for i in range(n)]}
+    return wenv.load_spec(
+        {
+            "name": "regions",
+            "system_prompt": "You look up sales figures for a region.",
+            "tools": [
+                {
+                    "name": "get_sales",
+                    "description": "Look up one region's sales for a month.",
+                    "parameters": {
+                        "type": "object",
+                        "properties": {"region": region, "status": {**region}},
+                        "required": ["region"],
+                    },
+                }
+            ],
+        }
+    )
+
+
+def test_a_spec_may_hold_an_enum_of_max_enum_values():
+    assert MAX_ENUM >= 100_000
+    spec = _spec(MAX_ENUM)
+    start = time.process_time()
+    profile = build_profile(spec)
+    assert time.process_time() - start < 2.0  # the list scan this replaced took minutes
+    assert len(profile.enums["region"]) == MAX_ENUM and len(profile.enums["status"]) == MAX_ENUM
+
+
+def test_an_enum_is_checked_once_not_per_draw():
+    schema = _spec(100_000).tool("get_sales").parameters
+    region = schema["properties"]["region"]
+    value_for(region, "region", Scope(seed=0, now=0), root=schema)
+    start = time.process_time()
+    drawn = {
+        value_for(region, "region", Scope(seed=seed, now=0), root=schema) for seed in range(50)
+    }
+    assert time.process_time() - start < 1.0  # 50 draws, each once a pass over 100,000 values
+    assert len(drawn) > 40 and all(v.startswith("r") for v in drawn)
+
+
+def test_an_enum_draw_keeps_to_the_values_that_fit():
+    schema = {"type": "string", "enum": [None, 5, "ok", "fine"], "minLength": 3}
+    drawn = {value_for(schema, "state", Scope(seed=s, now=0)) for s in range(30)}
+    assert drawn == {"fine"}  # 5 is not a string, "ok" too short, null is left out
+    assert value_for(schema, "state", Scope(seed=0, now=0), hint="ok") == "ok"  # a hint in the enum
+
+
+def test_a_run_on_a_huge_enum_spec_takes_seconds():
+    spec = _spec(100_000)
+    start = time.process_time()
+    data = wenv.simulate("seeded", spec=spec, budget=10, quiet=True)
+    assert time.process_time() - start < 10.0
+    assert data.search["rows"] == 10
