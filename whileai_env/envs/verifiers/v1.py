@@ -29,7 +29,12 @@ from typing import Any
 
 from whileai_env.envs.verifiers.common import dataset_row, graded, rollout_metrics
 from whileai_env.envs.verifiers.v1_play import play_segment
-from whileai_env.envs.verifiers.v1_source import episode_kwargs, load_tasks, read_source
+from whileai_env.envs.verifiers.v1_source import (
+    EPISODE_OPTIONS,
+    episode_kwargs,
+    load_tasks,
+    read_source,
+)
 from whileai_env.envs.verifiers.v1_tools import task_classes
 from whileai_env.episode.engine import Episode
 from whileai_env.episode.user import DEFAULT_AVG_TURNS
@@ -102,12 +107,15 @@ def taskset_class(config_cls: type) -> type:
 
         def options(self) -> dict[str, Any]:
             """The package's episode options under the flags that were set."""
-            own = self.config.model_dump(include={"judge", "execute", *_OPTION_FIELDS})
+            own = self.config.model_dump(include={"judge", "execute", *EPISODE_OPTIONS})
             base = read_source(self.config.spec)[1]
             return {**base, **{k: v for k, v in own.items() if v is not None}}
 
         def episode_kwargs(self) -> dict[str, Any]:
-            return episode_kwargs(self.options())
+            """:class:`Episode`'s keywords, resolved once (every rollout's episode takes them)."""
+            if "_kwargs" not in self.__dict__:
+                self._kwargs = episode_kwargs(self.options())
+            return self._kwargs
 
         def world_tasks(self) -> tuple[Any, list[Any]]:
             """The spec and the tasks, read once (views share them)."""
@@ -128,9 +136,6 @@ def taskset_class(config_cls: type) -> type:
 
     WhileaiTaskset.__qualname__ = WhileaiTaskset.__name__
     return WhileaiTaskset
-
-
-_OPTION_FIELDS = ("max_turns", "avg_turns", "error_budget", "user", "world_options")
 
 
 def _task_data(data_cls: type, spec: Any, task: Any, kwargs: dict[str, Any]) -> Any:
