@@ -28,8 +28,9 @@ def _version(value):
 
 def test_load_environment_names_the_extra_when_verifiers_is_missing(monkeypatch, spec):
     monkeypatch.setattr(common.metadata, "version", _version(None))
-    with pytest.raises(wenv.MissingExtraError, match=r"whileai-env\[verifiers\]"):
+    with pytest.raises(wenv.MissingExtraError, match=r"whileai-env\[verifiers\]") as raised:
         wenv.load_environment(spec)
+    assert any("whileai-env[verifiers-v1]" in note for note in raised.value.__notes__)
 
 
 @pytest.mark.parametrize(

@@ -23,12 +23,15 @@ from whileai_env.spec.load import Spec
 def verifiers_generation() -> str:
     """``"classic"`` (verifiers 0.3.x) or ``"v1"`` (0.4.x), from the installed distribution.
 
-    Raises :class:`MissingExtraError` naming the extra when verifiers is not installed.
+    Raises :class:`MissingExtraError` naming the extra when verifiers is not installed (and, in
+    a note, the v1 extra).
     """
     try:
         version = metadata.version("verifiers")
     except metadata.PackageNotFoundError:
-        raise MissingExtraError("verifiers", "verifiers") from None
+        missing = MissingExtraError("verifiers", "verifiers")
+        missing.add_note("for verifiers 0.4 (v1): pip install 'whileai-env[verifiers-v1]'")
+        raise missing from None
     major, minor = (int(p) for p in [*version.split("."), "0"][:2])
     if (major, minor) < (0, 3):
         raise MissingExtraError(f"verifiers>=0.3.1 (found {version})", "verifiers")
