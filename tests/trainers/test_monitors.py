@@ -169,3 +169,60 @@ def test_holdout_pairs_graded_rows_by_task(tmp_path) -> None:
 def test_unknown_alarm_names_are_refused() -> None:
     with pytest.raises(ValueError, match="unknown alarm"):
         HackMonitor(stop_on="loud")
+
+
+def test_the_built_in_sampler_plays_the_holdout_from_the_live_policy_and_alarms(
+    tiny_model: str, tmp_path
+) -> None:
+    """No ``sampler=``: every step the monitor plays the held-out task rows with the trainer's
+    model through the environment, scores them with the proxy and the gold judge, and stops on
+    the divergence the climbing proxy makes against the flat gold."""
+    from datasets import Dataset
+    from trl import SFTConfig, SFTTrainer
+
+    import whileai_env as wenv
+    from tests.trainers.conftest import SPEC
+    from trainers import environment_factory
+    from trainers.data import task_row
+    from trainers.environment import WhileaiEnvironment
+
+    spec = wenv.load_spec(SPEC)
+    holdout = [task_row(spec, t) for t in wenv.draw_tasks(spec, 1, mode="rl", seed=5)]
+    seen: list[list] = []
+
+    def climbing(prompts, completions, environments=None, **_):
+        seen.append(list(environments or []))
+        return [len(seen) / 4] * len(completions)
+
+    monitor = HackMonitor(
+        holdout=holdout,
+        gold=_gold,
+        every=1,
+        k=1,
+        window=2,
+        stop_on="divergence",
+        environment=environment_factory(spec),
+    )
+    monitor.wrap(climbing)
+    data = Dataset.from_list(
+        [{"messages": [{"role": "user", "content": "hi"}, {"role": "assistant", "content": "ok"}]}]
+        * 8
+    )
+    args = SFTConfig(
+        output_dir=str(tmp_path / "out"),
+        use_cpu=True,
+        max_steps=6,
+        per_device_train_batch_size=2,
+        report_to="none",
+        save_strategy="no",
+        bf16=False,
+    )
+    trainer = SFTTrainer(model=tiny_model, args=args, train_dataset=data, callbacks=[monitor])
+    monitor.trainer = trainer
+    trainer.train()
+    assert trainer.state.global_step == 2 and monitor.stopped.startswith("divergence")
+    assert [p["gold_reward"] for p in monitor.points] == [0.5] * 2
+    assert len(seen) == 2 and all(len(envs) == 1 for envs in seen)
+    played = [e for envs in seen for e in envs]
+    assert all(isinstance(e, WhileaiEnvironment) and e.episode.done for e in played)
+    assert {e.episode.task.task_id for e in seen[0]} == {r["task_id"] for r in holdout}

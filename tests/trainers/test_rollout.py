@@ -81,7 +81,10 @@ class ScriptedModel:
         import torch
 
         self.batches.append(len(inputs))
-        new = [self._turn(row[mask.bool()].tolist()) for row, mask in zip(inputs, attention_mask)]
+        new = [
+            self._turn(row[mask.bool()].tolist())
+            for row, mask in zip(inputs, attention_mask, strict=True)
+        ]
         width = max(len(n) for n in new)
         pad = self.tokenizer.pad_token_id
         tail = torch.tensor([n + [pad] * (width - len(n)) for n in new])
@@ -91,7 +94,7 @@ class ScriptedModel:
         text = self.tokenizer.decode(prompt_ids)
         calls = self.caller in text and "<tool_response>" not in text
         reply = model_text(self.call, asks=False) if calls else "All sorted."
-        return self.tokenizer.encode(reply + "<|im_end|>") + [self.tokenizer.eos_token_id]
+        return [*self.tokenizer.encode(reply + "<|im_end|>"), self.tokenizer.eos_token_id]
 
 
 def test_only_the_rollouts_still_calling_tools_generate_again(tiny_model: str) -> None:
