@@ -44,10 +44,11 @@ from whileai_env.world.context import Call, error
 from whileai_env.world.entity_ids import mint_id
 from whileai_env.world.fault_registry import fault_kind
 from whileai_env.world.options import WorldOptions, coerce_options
+from whileai_env.world.output import Hinter, StoreReader, keep_drawn
 from whileai_env.world.profile import ToolProfile, locator_noun, profile_for
 from whileai_env.world.records import RecordContext
 from whileai_env.world.results import BUILDERS, ArgumentProblem
-from whileai_env.world.store import PlanView, Store
+from whileai_env.world.store import Entity, PlanView, Store
 from whileai_env.world.synth import synth
 from whileai_env.world.validation import (
     FORMAT_CHECKER,
@@ -440,27 +441,48 @@ class World:
         return {"status": "ok", "result": json_safe(value)}
 
     def _conform(self, profile: ToolProfile, result: dict[str, Any], call: Call) -> dict[str, Any]:
+        """``result`` fitted to the tool's output schema, every field read from the entity store
+        (:mod:`whileai_env.world.output`); a drawn field the store lacked is stored once."""
         schema = profile.output_schema
         payload = {k: v for k, v in result.items() if k != "status"}
+        reader = StoreReader(self.store, self._profile)
+        subject = self._result_entity(profile, call, payload, reader)
+        hint = Hinter(reader, schema or {}, call.args, profile.tool.is_write).hint(
+            schema, payload, subject
+        )
         validator = _output_validator(self.spec, profile)
         value: Any = None
-        for hint in (payload, None):
+        for given in (hint, None):
             r = draw(
                 self.key,
                 "output",
                 profile.name,
                 canonical_json(call.args),
-                "hinted" if hint else "fresh",
+                "hinted" if given else "fresh",
             )
-            value = synth(schema, hint, r, now=call.now)
+            # drawn at the episode's epoch, not the call's clock: the same read draws the same
+            value = synth(schema, given, r, now=self._epoch)
             if validator.is_valid(value):
                 break
+        if not profile.tool.is_write or profile.kind == "create":
+            keep_drawn(value, hint if given is not None else {}, subject, reader)
         if profile.nest_output or not isinstance(value, dict):
             out = {"status": "ok", "result": value}
         else:
             out = {"status": "ok", **value}
         self.store.register(value)
         return out
+
+    def _result_entity(
+        self, profile: ToolProfile, call: Call, payload: dict[str, Any], reader: StoreReader
+    ) -> Entity | None:
+        """The stored entity a result is about: the call's subject, else the one it names."""
+        primary = profile.primary
+        if primary is not None and call.present(primary) and profile.kind != "create":
+            found = self.store.peek(profile.nouns[primary], call.args[primary])
+            if found is not None:
+                return found
+        return reader.entity_of(payload)
 
 
 def _output_validator(spec: Spec, profile: ToolProfile) -> Any:

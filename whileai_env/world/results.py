@@ -418,7 +418,9 @@ def _listed_ids(call: Call, subject: tuple[str, str] | None, noun: str) -> list[
             return [str(i) for i in linked if store.exists(i)]
     low, high = call.options.search_hits
     r = call.rng("list")
-    ids = [str(call.ctx.id_for(noun, r)) for _ in range(r.randint(low, high))]
+    drawn = [str(call.ctx.id_for(noun, r)) for _ in range(r.randint(low, high))]
+    # what the episode created is listed first; an id drawn twice is one record, listed once
+    ids = list(dict.fromkeys([*store.created(noun), *drawn]))
     if subject is not None:
         stated = [
             v
@@ -650,6 +652,8 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
     ident = str(given) if given is not None else str(call.ctx.id_for(noun, r))
     rec = copy_json(store.build(noun, ident))
     _apply(rec, call.args, set(p.new_ids), add=True)
+    if call.spec.id_key(noun) in rec:  # the record says the id it was created under
+        rec[call.spec.id_key(noun)] = ident
     field_name = status_field(noun)
     if field_name in rec:
         pool = store.spec.statuses.get(noun, ())

@@ -56,6 +56,7 @@ class Entity:
     owned: bool = True
     shown: bool = False
     source: list[Any] | None = None
+    created: bool = False  # made by a create in this episode (a list of its noun shows it)
 
     def writable(self) -> dict[str, Any]:
         """The record, ready to change at the top level: a record shared with the cache is
@@ -279,10 +280,14 @@ class Store:
     def create(self, noun: str, ident: Any, record: dict[str, Any]) -> Entity:
         """Add a new entity (an agent's create, or a list item with the filter applied)."""
         text = str(ident)
-        ent = Entity(noun=noun, ident=text, record=record)
+        ent = Entity(noun=noun, ident=text, record=record, created=True)
         self.entities[(noun, text)] = ent
         self.override[text] = True
         return ent
+
+    def created(self, noun: str) -> list[str]:
+        """The ids of ``noun`` records this episode created, oldest first."""
+        return [e.ident for e in self.entities.values() if e.created and e.noun == noun]
 
     def remove(self, ent: Entity) -> None:
         """Delete ``ent``: later reads answer ``not_found``."""

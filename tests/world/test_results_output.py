@@ -1,0 +1,134 @@
+"""Output-schema results read from the entity store (whileai_env/world/output.py), on specs of our own."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+import whileai_env as wenv
+from whileai_env.world.output import is_ok_flag
+
+
+def _issue_tools(output: dict[str, Any]) -> list[dict[str, Any]]:
+    key = {"issue_key": {"type": "string"}}
+    return [
+        {
+            "name": "get_issue",
+            "description": "Get an issue by key.",
+            "parameters": {"type": "object", "properties": key, "required": ["issue_key"]},
+            "outputSchema": output,
+        },
+        {
+            "name": "fetch_issue",
+            "description": "Fetch an issue by key.",
+            "parameters": {"type": "object", "properties": key, "required": ["issue_key"]},
+        },
+        {
+            "name": "close_issue",
+            "description": "Close an issue.",
+            "parameters": {"type": "object", "properties": key, "required": ["issue_key"]},
+        },
+    ]
+
+
+OUTPUT = {
+    "type": "object",
+    "properties": {
+        "state": {"type": "string", "enum": ["OPEN", "CLOSED", "PENDING", "ACTIVE"]},
+        "success": {"type": "boolean"},
+        "reviewer_login": {"type": "string"},
+    },
+    "required": ["state", "success", "reviewer_login"],
+}
+
+
+def _world() -> wenv.World:
+    return wenv.World(_issue_tools(OUTPUT), seed=4, options={"exists_share": 1.0})
+
+
+def test_a_state_field_reads_the_one_status_of_the_entity() -> None:
+    world = _world()
+    read = world.call("get_issue", {"issue_key": "PRJ-12"})
+    stored = world.store.peek("issue", "PRJ-12").record["issue_status"]
+    assert read["state"].lower() == stored.lower()
+    world.call("close_issue", {"issue_key": "PRJ-12"})
+    assert world.call("get_issue", {"issue_key": "PRJ-12"})["state"] == "CLOSED"
+
+
+def test_a_success_flag_says_the_call_succeeded() -> None:
+    assert _world().call("get_issue", {"issue_key": "PRJ-12"})["success"] is True
+
+
+def test_a_required_field_the_store_lacked_is_stored_once() -> None:
+    world = _world()
+    first = world.call("get_issue", {"issue_key": "PRJ-7"})["reviewer_login"]
+    assert world.call("fetch_issue", {"issue_key": "PRJ-7"})["reviewer_login"] == first
+    assert world.call("get_issue", {"issue_key": "PRJ-7"})["reviewer_login"] == first
+
+
+def test_a_field_named_as_an_argument_echoes_it() -> None:
+    tools = [
+        {
+            "name": "post_message",
+            "description": "Post a message to a channel.",
+            "parameters": {
+                "type": "object",
+                "properties": {"channel_id": {"type": "string"}, "text": {"type": "string"}},
+                "required": ["channel_id", "text"],
+            },
+            "outputSchema": {
+                "type": "object",
+                "properties": {"ok": {"type": "boolean"}, "text": {"type": "string"}},
+                "required": ["ok", "text"],
+            },
+        }
+    ]
+    world = wenv.World(tools, seed=2, options={"exists_share": 1.0})
+    result = world.call("post_message", {"channel_id": "C0123", "text": "deploy at 5"})
+    assert result["ok"] is True and result["text"] == "deploy at 5"
+
+
+def test_a_list_item_reads_the_record_it_names() -> None:
+    tools = [
+        *_issue_tools(OUTPUT),
+        {
+            "name": "list_issues",
+            "description": "List issues.",
+            "parameters": {"type": "object", "properties": {}},
+            "outputSchema": {
+                "type": "object",
+                "properties": {
+                    "issues": {
+                        "type": "array",
+                        "items": {
+                            "type": "object",
+                            "properties": {
+                                "issue_key": {"type": "string"},
+                                "state": OUTPUT["properties"]["state"],
+                            },
+                        },
+                    }
+                },
+            },
+        },
+    ]
+    world = wenv.World(tools, seed=1, options={"exists_share": 1.0})
+    result = world.call("list_issues", {})
+    assert result["issues"]
+    for item in result["issues"]:
+        read = world.call("get_issue", {"issue_key": item["issue_key"]})
+        shared = set(item) & set(read) - {"status"}
+        assert shared and all(read[k] == item[k] for k in shared), (item, read)
+
+
+@given(st.sampled_from(["ok", "success", "is_success", "succeeded"]), st.booleans())
+def test_ok_flags_are_booleans_named_for_success(name: str, writes: bool) -> None:
+    assert is_ok_flag(name, {"type": "boolean"}, writes=writes)
+    assert not is_ok_flag(name, {"type": "string"}, writes=writes)
+
+
+def test_a_yes_no_status_is_an_outcome_of_a_write_and_a_fact_of_a_read() -> None:
+    assert is_ok_flag("added_status", {"type": "boolean"}, writes=True)
+    assert not is_ok_flag("login_status", {"type": "boolean"}, writes=False)

@@ -1,0 +1,198 @@
+"""A result shaped by the tool's output schema, read from the one entity store.
+
+The world first builds its usual result (a record, a list, a write's echo); this module fits it
+to the declared output schema without making a second model of the world:
+
+- a declared field takes the stored record's value (the same name, a matching field, or for a
+  ``status``/``state``-named field the entity's one status field), so a read never shows two
+  statuses or a value the store does not hold;
+- a list's items are read from the records they name, so a list and a get agree;
+- an ``ok``/``success`` flag says what happened: the call succeeded (a failure is an error
+  result, never an ok one with ``success: false``);
+- a field the schema requires and the store does not hold is drawn once and added to the stored
+  record (on reads and creates), so a later read returns the same value, never a redrawn one.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from whileai_env._util.lexicon import name_tokens
+from whileai_env.world.naming import status_field
+from whileai_env.world.profile import SpecProfile
+from whileai_env.world.schema_values import fits, hint_for, resolve
+from whileai_env.world.store import Entity, Store
+
+_OK_WORDS = frozenset({"ok", "success", "succeeded", "successful"})
+_STATUS_WORDS = frozenset({"status", "state"})
+
+
+@dataclass
+class StoreReader:
+    """Finds the stored entity a part of a result is about, and reads its fields."""
+
+    store: Store
+    spec: SpecProfile
+
+    def entity_of(self, obj: Any) -> Entity | None:
+        """The stored entity whose id ``obj`` (a dict of a result) carries under its id key."""
+        if not isinstance(obj, Mapping):
+            return None
+        for (noun, ident), ent in self.store.entities.items():
+            key = self.spec.id_key(noun)
+            if key in obj and str(obj[key]) == ident:
+                return ent
+        return None
+
+    def source(self, obj: Mapping[str, Any], ent: Entity | None) -> dict[str, Any]:
+        """What a declared field may read: the entity's stored view, with ``obj`` over it."""
+        if ent is None:
+            return dict(obj)
+        return {**ent.view(self.spec.id_key(ent.noun)), **obj}
+
+
+def is_ok_flag(name: str, schema: Any, *, writes: bool) -> bool:
+    """A boolean field that says whether the call succeeded: ``ok``, ``success``,
+    ``is_success``, or a write's yes/no status of what it did (``added_status`` of ``add_contact``;
+    a read's ``login_status`` is a fact about the world, not the call's outcome)."""
+    words = name_tokens(name)
+    kind = schema.get("type") if isinstance(schema, Mapping) else None
+    boolean = kind == "boolean" or (isinstance(kind, list) and "boolean" in kind)
+    if not boolean or not words:
+        return False
+    flag = bool(set(words) & _OK_WORDS) and set(words) <= _OK_WORDS | {"is", "was"}
+    return flag or (writes and words[-1] in _STATUS_WORDS)
+
+
+def _is_status_name(name: str, noun: str) -> bool:
+    """``status``/``state``, or the entity's own ``<noun>_status`` (not a ``mention_status``)."""
+    words = name_tokens(name)
+    if not words or words[-1] not in _STATUS_WORDS:
+        return False
+    return len(words) == 1 or words[:-1] == name_tokens(noun)
+
+
+def _holds_text(schema: Any) -> bool:
+    """Whether a field of ``schema`` may hold a string (a status word, not an object of states)."""
+    kind = schema.get("type") if isinstance(schema, Mapping) else None
+    return kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
+
+
+def _norm(value: Any) -> str:
+    return re.sub(r"[^a-z0-9]", "", str(value).lower()).replace("canceled", "cancelled")
+
+
+def _in_enum(value: Any, schema: Any) -> Any:
+    """``value`` as the schema's enum spells it (``"closed"`` → ``"CLOSED"``), else ``value``."""
+    enum = schema.get("enum") if isinstance(schema, Mapping) else None
+    if not isinstance(enum, list) or value in enum:
+        return value
+    return next((e for e in enum if _norm(e) == _norm(value)), value)
+
+
+def _properties(schema: Any) -> Mapping[str, Any]:
+    found = schema.get("properties") if isinstance(schema, Mapping) else None
+    return found if isinstance(found, Mapping) else {}
+
+
+def _item_schema(schema: Any, root: Mapping[str, Any]) -> Any:
+    """The items schema of an array schema (``None`` when ``schema`` is no array)."""
+    schema = resolve(schema, root)
+    if not isinstance(schema, Mapping):
+        return None
+    if schema.get("type") == "array" or "items" in schema:
+        return resolve(schema.get("items"), root)
+    return None
+
+
+class Hinter:
+    """Builds the hint a schema walk prefers: every declared field the store can answer."""
+
+    def __init__(
+        self, reader: StoreReader, root: Mapping[str, Any], args: Mapping[str, Any], writes: bool
+    ) -> None:
+        self.reader = reader
+        self.root = root
+        self.args = args
+        self.writes = writes
+
+    def hint(self, schema: Any, obj: Any, ent: Entity | None, *, top: bool = True) -> Any:
+        """``obj`` (the world's result, or a part) with the declared fields the store holds."""
+        schema = resolve(schema, self.root)
+        items_schema = _item_schema(schema, self.root)
+        if items_schema is not None and isinstance(obj, Mapping):
+            listed = obj.get("items")
+            return self.items(items_schema, listed) if isinstance(listed, list) else obj
+        if not isinstance(obj, Mapping):
+            return obj
+        source = self.reader.source(obj, ent)
+        out = dict(obj)
+        for name, sub in _properties(schema).items():
+            if top and name not in obj and name in self.args:
+                obj = {**obj, name: self.args[name]}  # a field named as an argument echoes it
+            found = self.field(name, resolve(sub, self.root), obj, source, ent)
+            if found is not None:
+                out[name] = found
+        return out
+
+    def items(self, schema: Any, listed: list[Any]) -> list[Any]:
+        return [self.hint(schema, item, self.reader.entity_of(item), top=False) for item in listed]
+
+    def field(
+        self,
+        name: str,
+        schema: Any,
+        obj: Mapping[str, Any],
+        source: Mapping[str, Any],
+        ent: Entity | None,
+    ) -> Any:
+        """The value the store gives declared field ``name`` (``obj`` first, then the stored
+        view ``source``), or ``None``."""
+        if is_ok_flag(name, schema, writes=self.writes):
+            return True  # before the payload: a write's ``insurance_status`` flag is no status word
+        if name in obj:
+            return obj[name]
+        if name_tokens(name)[-1:] in (["status"], ["state"]) and _holds_text(schema):
+            # a status is the entity's own or another thing's (``mention_status``): never a near name
+            own = ent is not None and _is_status_name(name, ent.noun)
+            found = source.get(status_field(ent.noun)) if own and ent is not None else None
+        else:
+            found = hint_for(source, name)
+        if found is None and isinstance(obj.get("items"), list):
+            items_schema = _item_schema(schema, self.root)
+            if items_schema is not None:
+                return self.items(items_schema, obj["items"])
+        if found is None:
+            return None
+        found = _in_enum(found, schema)
+        return (
+            found if fits(found, schema, self.root) else None
+        )  # a near name that does not fit is no answer
+
+
+def keep_drawn(value: Any, hint: Any, ent: Entity | None, reader: StoreReader) -> None:
+    """Add to the stored records the fields the walk drew that the store did not hold, so a
+    later read shows the same values (never redrawn); a drawn status replaces the record's
+    own status field (one status per entity), except on the task's own entities."""
+    if isinstance(value, list) and isinstance(hint, list):
+        for item, item_hint in zip(value, hint, strict=False):
+            keep_drawn(item, item_hint, reader.entity_of(item), reader)
+        return
+    if ent is None or not isinstance(value, dict) or not isinstance(hint, Mapping):
+        return
+    record = ent.record
+    own_status = status_field(ent.noun)
+    planned = ent.ident in reader.store.plan.values
+    for name, drawn in value.items():
+        if name in hint and hint[name] == drawn:
+            continue
+        if _is_status_name(name, ent.noun) and own_status in record and isinstance(drawn, str):
+            if not planned and name not in record:
+                ent.writable()[own_status] = drawn
+            continue
+        if name not in record and hint_for(record, name) is None:
+            ent.writable()[name] = copy.deepcopy(drawn)
