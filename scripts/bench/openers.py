@@ -9,8 +9,13 @@ After the openers it prints what can be measured without a reader: the typo text
 (misspellings per 100 words, counted against the same opener written in the standard texture),
 openers that paste JSON into prose, persona/history frames that contradict each other, and
 history frames on a task whose plan has no history (text values such as a file's content are
-left out of the JSON check: they may hold anything). Defect classes that need a reader (phrasing
-broken by a short or verbless tool name, template-sounding text) are counted by reading.
+left out of the JSON check: they may hold anything), form-like label lists ("(namespace:
+staging)", "Order id: X. Reason: Y."), and phrasing broken by the tool's name: a word said twice
+("invite to to"), an empty label ("(: 3)"), a tool name run together said as a word
+("sequentialthinking"), the tool's noun bare after a verb ("pull up monitor for …", outside the
+clipped texture, which drops articles on purpose), and a
+vague ask calling "my" a thing the person cannot own (the tool takes no id of it: "my square
+root"). Template-sounding text still needs a reader.
 
     python scripts/bench/openers.py                 # 100 openers across tests/corpus (or configs/specs)
     python scripts/bench/openers.py -n 40 --seed 3 --specs configs/specs
@@ -20,6 +25,7 @@ broken by a short or verbless tool name, template-sounding text) are counted by 
 from __future__ import annotations
 
 import argparse
+import difflib
 import math
 import re
 import sys
@@ -32,11 +38,21 @@ sys.path.insert(0, str(ROOT))
 
 import whileai_env as wenv  # noqa: E402
 from whileai_env._util.hashing import stable_hash  # noqa: E402
+from whileai_env._util.lexicon import MASS_NOUNS, is_plural, name_tokens  # noqa: E402
+from whileai_env.spec.arguments import argument_role  # noqa: E402
 from whileai_env.writer import write_opener  # noqa: E402
+from whileai_env.writer.tool_phrasing import tool_words  # noqa: E402
+from whileai_env.writer.vocabulary import KNOWN_VERBS  # noqa: E402
 
 _JSON = re.compile(r"[{\[]\s*\"")
 _WORD = re.compile(r"[A-Za-z']+")
 #: Persona openings that say this is the person's first contact, and frames that say it is not.
+#: A label-value list: "(namespace: staging, …)", or two "Label: value." sentences in a row.
+_FORM = re.compile(
+    r"\([^()]*\b[A-Za-z][\w ]{0,30}: [^()]+\)|(?:^|[.!?] )[A-Z][\w ]{0,30}: [^.!?]+\. [A-Z][\w ]{0,30}: "
+)
+_DOUBLED = re.compile(r"\b([a-z]{2,})\s+\1\b", re.IGNORECASE)
+_EMPTY_LABEL = re.compile(r"\(\s*:|,\s*:|\(\s*\)")
 _FIRST_CONTACT = re.compile(r"first time|never done this|new here", re.IGNORECASE)
 _FIRST_CONTACT_LINE = re.compile(
     r"[^.!?]*(?:first time|never done this|new here)[^.!?]*[.!?]?", re.IGNORECASE
@@ -113,17 +129,54 @@ def typo_count(task: wenv.Task, spec: wenv.Spec) -> tuple[int, int]:
     key = (task.seed, task.scenario_id, task.situation)
     plain = write_opener(cell, task.world, spec, phrasing=task.phrasing, key=key)
     typed, clean = _WORD.findall(task.opener), _WORD.findall(plain)
-    if len(typed) != len(clean):
-        return sum(1 for a, b in zip(typed, clean, strict=False) if a != b), len(clean)
-    return sum(1 for a, b in zip(typed, clean, strict=True) if a != b), len(clean)
+    # aligned (difflib), so a typo that splits or joins words does not shift every later word
+    blocks = difflib.SequenceMatcher(a=clean, b=typed, autojunk=False).get_opcodes()
+    return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in blocks if op != "equal"), len(clean)
+
+
+def name_breaks(task: wenv.Task, spec: wenv.Spec) -> list[str]:
+    """The ways the opener's phrasing breaks on the target tool's name (module docstring)."""
+    text = task.opener
+    found = ["doubled word"] if _DOUBLED.search(text) else []
+    found += ["empty label"] if _EMPTY_LABEL.search(text) else []
+    for target in (t for t in task.world.targets if t in spec.tool_names):
+        found += _target_breaks(task, spec, target)
+    return found
+
+
+def _target_breaks(task: wenv.Task, spec: wenv.Spec, target: str) -> list[str]:
+    text, found = task.opener, []
+    tokens = name_tokens(target)
+    run_together = len(tokens) == 1 and len(target) >= 12 and tokens[0] not in KNOWN_VERBS
+    if run_together and re.search(rf"\b{re.escape(target)}\b", text, re.IGNORECASE):
+        found.append("run-together name")
+    noun = tool_words(spec, target).noun
+    countable = bool(noun) and " " not in noun and noun not in MASS_NOUNS and not is_plural(noun)
+    bare = rf"\b(?:need|up|check|get|find|through|open|on) {re.escape(noun)} (?:for|on|in|of)\b"
+    # the clipped texture drops articles on purpose
+    if countable and task.texture != "clipped" and re.search(bare, text):
+        found.append("bare noun")
+    vague = tool_words(spec, target).vague_noun(task.world.required.get(target, ()))
+    if task.cell.ask == "vague" and f"my {vague}" in text and not _takes_id(spec, target):
+        found.append("'my' thing with no id")
+    return found
+
+
+def _takes_id(spec: wenv.Spec, target: str) -> bool:
+    tool = spec.tool(target)
+    return any(argument_role(n, s) == "locator" for n, s in tool.properties.items())
 
 
 def checks(rows: list[tuple[str, wenv.Spec, wenv.Task]]) -> dict[str, object]:
     """The measured checks over the sampled openers (see the module docstring)."""
     typos = words = 0
-    json_in_prose = contradicting = history_without = 0
+    json_in_prose = contradicting = history_without = forms = 0
+    breaks: dict[str, int] = {}
     for _, spec, task in rows:
         text = task.opener
+        forms += bool(_FORM.search(text))
+        for kind in name_breaks(task, spec):
+            breaks[kind] = breaks.get(kind, 0) + 1
         if task.texture == "typo":
             t, w = typo_count(task, spec)
             typos, words = typos + t, words + w
@@ -145,6 +198,9 @@ def checks(rows: list[tuple[str, wenv.Spec, wenv.Task]]) -> dict[str, object]:
         "JSON pasted into prose": json_in_prose,
         "first-contact persona with a prior-contact frame": contradicting,
         "history frame on a task with no history": history_without,
+        "form-like label lists": forms,
+        "phrasing broken by the tool's name": sum(breaks.values()),
+        **{f"  of which {kind}": n for kind, n in sorted(breaks.items())},
     }
 
 
@@ -177,13 +233,16 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     rows = sample(load_specs(spec_paths(args.specs)), args.n, args.seed)
     if not args.quiet:
-        for i, (name, _, task) in enumerate(rows):
+        for i, (name, spec, task) in enumerate(rows):
             d = task.dimensions
             print(
                 f"[{i:3d}] {name} · {d['tool']} · ask={d['ask']} stance={d['stance']} history={task.world.history} "
                 f"persona={d['persona']} tone={d['tone']} texture={d['texture']}"
             )
             print(f"      {task.opener}")
+            flags = name_breaks(task, spec) + (["form-like"] if _FORM.search(task.opener) else [])
+            if flags:
+                print(f"      ^ {', '.join(flags)}")
     print()
     for label, value in checks(rows).items():
         print(f"{label}: {value}")

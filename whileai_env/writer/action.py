@@ -16,7 +16,7 @@ from typing import Any, NamedTuple
 
 from whileai_env._util.lexicon import MASS_NOUNS, is_plural, plural
 from whileai_env.writer.grammar import indefinite, singular_phrase
-from whileai_env.writer.spoken import render_details, spoken_id
+from whileai_env.writer.spoken import render_details, said_labels, spoken_id
 from whileai_env.writer.templates import HANDOFF_ACTIONS
 from whileai_env.writer.tool_phrasing import ToolWords, bare_entity_noun, entity_noun_of, tokens_of
 from whileai_env.writer.vocabulary import (
@@ -204,7 +204,7 @@ def build_action(
         said = spoken_id(value)
         tail += r.choice((f", paying with {said}", f", using payment method {said}"))
     if rendered.labels:
-        tail += f" ({', '.join(rendered.labels)})"
+        tail += said_labels(rendered.labels, after_with=" with " in tail)
     if words.purposes and not (
         rendered.tail or rendered.labels or rendered.obj or rendered.pre or rendered.query
     ):

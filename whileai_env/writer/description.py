@@ -6,7 +6,7 @@ short, verbless or prefixed by a product (``cp``, ``subtract``, ``maps_geocode``
 name abbreviates: "Copy a file or directory from one location to another." → (copy, file);
 "Performs a web search using the Brave Search API" → (search, web); "Navigate to a URL" →
 (navigate to, URL). A labelled part ("Tool description: …") is read first; preambles ("Use
-this tool to", "This function …") are skipped, and sentences that open with no verb ("This tool
+this tool to", "This function …", "This tool helps") are skipped, and sentences that open with no verb ("This tool
 belongs to …") are passed over.
 """
 
@@ -35,8 +35,8 @@ _LABELLED = re.compile(r"\b(?:tool\s+)?(?:description|summary|purpose)\s*:\s*", 
 _SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+|\s+\|\s+")
 _PREAMBLE = re.compile(
     r"^(?:(?:this|the)\s+(?:tool|function|endpoint|api|method)\s+(?:is\s+used\s+to|can\s+be\s+used\s+to|lets\s+you"
-    r"|allows\s+(?:you|users?)\s+to|will|can)?\s*|use\s+(?:this|the)(?:\s+tool)?\s+to\s+|(?:tool|function)\s+to\s+"
-    r"|used\s+to\s+|allows?\s+(?:you|users?)\s+to\s+|lets?\s+you\s+|(?![a-z]*(?:ply|fly)\b)[a-z]+ly\s+(?=[a-z]))",
+    r"|allows\s+(?:you|users?)\s+to|helps\s+(?:you\s+)?(?:to\s+)?|will|can)?\s*|use\s+(?:this|the)(?:\s+tool)?\s+to\s+|(?:tool|function)\s+to\s+"
+    r"|used\s+to\s+|allows?\s+(?:you|users?)\s+to\s+|helps?\s+(?:you\s+)?(?:to\s+)?|lets?\s+you\s+|(?![a-z]*(?:ply|fly)\b)[a-z]+ly\s+(?=[a-z]))",
     re.IGNORECASE,
 )
 _PREPOSITIONS = frozenset(

@@ -41,10 +41,23 @@ from whileai_env.writer.templates import (
     UNQUOTED_RULE,
     UNRELATED,
     VAGUE,
+    VAGUE_UNOWNED,
 )
 from whileai_env.writer.texture import apply_texture
-from whileai_env.writer.tool_phrasing import RuleWords, ToolWords, tool_names, tool_words
-from whileai_env.writer.vocabulary import CHANGE_VERBS, CREATE_VERBS, PRONOUNS
+from whileai_env.writer.tool_phrasing import (
+    RuleWords,
+    ToolWords,
+    owned_nouns,
+    tool_names,
+    tool_words,
+)
+from whileai_env.writer.vocabulary import (
+    CHANGE_VERBS,
+    CREATE_VERBS,
+    PRONOUNS,
+    SEPARABLE_PARTICLES,
+    SEPARABLE_VERBS,
+)
 
 if TYPE_CHECKING:
     from whileai_env.scenarios.grid import Cell
@@ -133,10 +146,25 @@ def _rule_sentence(clause: str, tools: tuple[RuleWords, ...], r: Random) -> tupl
     return r.choice(UNQUOTED_RULE), None
 
 
-def _vague_sentence(words: ToolWords, entity_names: Sequence[str], r: Random) -> str:
-    """An ask that names the kind of thing but not which one: "Help, my order is messed up."."""
+def _vague_sentence(
+    words: ToolWords, entity_names: Sequence[str], r: Random, owned: frozenset[str]
+) -> str:
+    """An ask that names the kind of thing but not which one: "Help, my order is messed up.".
+    A thing is "my" thing only when it has ids (the task needs one, or some tool of the spec
+    takes an id of it, ``owned``); else the ask says what is to be done: "Can you help me
+    calculate something?", never "my square root"."""
     noun = words.vague_noun(entity_names)
-    return r.choice(VAGUE).format(n=noun, ns=plural(noun))
+    if entity_names or noun in owned:
+        return r.choice(VAGUE).format(n=noun, ns=plural(noun))
+    return r.choice(VAGUE_UNOWNED).format(v=_something(words.verbs[0].phrase))
+
+
+def _something(verb: str) -> str:
+    """The verb with "something" as its object: "pull something up", "search for something"."""
+    head, _, particle = verb.partition(" ")
+    if particle in SEPARABLE_PARTICLES or verb in SEPARABLE_VERBS:
+        return f"{head} something {particle}"
+    return f"{verb} for something" if verb == "search" else f"{verb} something"
 
 
 def _protected(plan: WorldPlan, spec: Spec) -> list[str]:
@@ -151,7 +179,8 @@ def _ask(
 ) -> str:
     """The request itself: one sentence per target tool, in the cell's ask family and stance."""
     if cell.ask == "vague":
-        return _vague_sentence(tool_words(spec, targets[0]), plan.required.get(targets[0], ()), r)
+        words = tool_words(spec, targets[0])
+        return _vague_sentence(words, plan.required.get(targets[0], ()), r, owned_nouns(spec))
     pieces = []
     mentioned: set[str] = set()
     for i, target in enumerate(targets):

@@ -96,7 +96,18 @@ def stated_values(plan: WorldPlan, spec: Spec) -> list[str]:
     for target, details in plan.details.items():
         schemas = tool_words(spec, target).schemas if target in names else {}
         out.extend(s for s in (spoken_value(v, schemas.get(k)) for k, v in details.items()) if s)
+        for value in details.values():  # an object of changes is said field by field
+            if isinstance(value, Mapping):
+                out.extend(s for s in (spoken_value(v, depth=1) for v in value.values()) if s)
     return out
+
+
+class Label(NamedTuple):
+    """A detail with no phrase of its own: its name in words, as said, and its value."""
+
+    name: str
+    spoken: str
+    value: Any
 
 
 class Rendered(NamedTuple):
@@ -105,7 +116,7 @@ class Rendered(NamedTuple):
     pre: list[str]
     obj: str
     tail: str
-    labels: list[str]
+    labels: list[Label]
     ordinal: str
     query: str
     said_noun: bool = False
@@ -125,7 +136,7 @@ def render_details(words: ToolWords, details: Mapping[str, Any]) -> Rendered:
     12 * 3"), as a phrase after it (" on 2026-12-02", ' saying "…"'), or as a label."""
     pre: list[str] = []
     tail: list[str] = []
-    labels: list[str] = []
+    labels: list[Label] = []
     obj = index = query = ""
     names = sorted(details, key=words.rank)
     amount, currency = _currency_pair(names)
@@ -162,9 +173,9 @@ def render_details(words: ToolWords, details: Mapping[str, Any]) -> Rendered:
         elif slot == "query":
             query = text
         elif slot == "label":
-            labels.append(text)
+            labels.append(Label(text, spoken, details[name]))
         else:  # an object or a modifier with no place left: said as a label
-            labels.append(f"{' '.join(tokens)}: {spoken}")
+            labels.append(Label(" ".join(tokens), spoken, details[name]))
     return Rendered(pre, obj, "".join(tail), labels, index, query, bool(operands))
 
 
@@ -208,7 +219,7 @@ def _detail_phrase(
     last, first, label = tokens[-1], tokens[0], " ".join(tokens)
     quoted = f'"{spoken}"'
     if isinstance(value, bool):
-        return "label", f"{label}: {spoken}"
+        return "label", label
     if last in ("expression", "expr"):
         return "obj", spoken
     if last in ("command", "cmd"):
@@ -216,16 +227,12 @@ def _detail_phrase(
     if last in QUERY_WORDS:
         return "query", quoted
     if last == "name" and len(tokens) > 1:
-        return "label", f"{label}: {spoken}"
+        return "label", label
     if last in FREE_TEXT_LEADS:
         return "tail", FREE_TEXT_LEADS[last] + quoted
     if "reason" in tokens:
         starts = spoken.split(" ", 1)[0].lower()
-        return (
-            ("tail", f" because {spoken}")
-            if starts in REASON_STARTS
-            else ("label", f"reason: {spoken}")
-        )
+        return ("tail", f" because {spoken}") if starts in REASON_STARTS else ("label", "reason")
     if last in ("percent", "percentage", "pct"):
         return "pre", f"{spoken}%"
     if "cents" in tokens:
@@ -256,9 +263,7 @@ def _detail_phrase(
     if _TIME.fullmatch(spoken):
         return "tail", f" at {spoken}"
     if last in ("status", "state"):
-        return (
-            ("tail", f" to {spoken}") if words.kind == "update" else ("label", f"{label}: {spoken}")
-        )
+        return ("tail", f" to {spoken}") if words.kind == "update" else ("label", label)
     if last in ("cabin", "class", "tier"):
         return "tail", f" in {spoken}"
     if "last" in tokens and "4" in tokens:
@@ -270,7 +275,7 @@ def _detail_phrase(
         return "tail", f" to {spoken}"
     if label == singular_phrase(words.noun) and schema.get("enum"):
         return "pre", spoken
-    return "label", f"{label}: {spoken}"
+    return "label", label
 
 
 def _date_phrase(tokens: list[str], spoken: str) -> str:
@@ -282,3 +287,65 @@ def _date_phrase(tokens: list[str], spoken: str) -> str:
     if set(tokens) & {"end", "to", "until", "before", "ends"}:
         return f" to {spoken}"
     return f" on {spoken}"
+
+
+_CHANGE_WRAPPERS = frozenset(
+    {"update", "updates", "patch", "fields", "changes", "change", "set", "data", "values"}
+)
+_FREE_TEXT = frozenset(
+    {"reason", "summary", "comment", "body", "content", "description", "note", "notes", "text"}
+)
+_YES_NO_LEADS = frozenset({"is", "has", "include", "enable", "use", "allow", "should"})
+
+
+def said_labels(labels: Sequence[Label], *, after_with: bool = False) -> str:
+    """Details with no phrase of their own, said in the sentence rather than as a form's
+    label-value list: ' with namespace staging and resource type pod', ' by setting status to
+    closed' for an object of changes, ' with revision set to yes' for a yes/no, free text quoted;
+    ``after_with``: the sentence already has a "with …", so these continue its list."""
+    changes = [lb for lb in labels if isinstance(lb.value, Mapping) and _wraps(lb.name)]
+    rest = [_said_label(lb) for lb in labels if lb not in changes]
+    out = ""
+    if changes:
+        out += " by setting " + _and_list(
+            [
+                _said_label(
+                    Label(f"{' '.join(tokens_of(str(k))) or k}", spoken_value(v, depth=1), v), "to "
+                )
+                for lb in changes
+                for k, v in lb.value.items()
+                if v not in (None, "", [], {})
+            ]
+        )
+    if rest:
+        lead = ", " if after_with else ", with " if out else " with "
+        out += lead + _and_list(rest)
+    return out
+
+
+def _wraps(name: str) -> bool:
+    return bool(set(name.split()) & _CHANGE_WRAPPERS)
+
+
+def _said_label(label: Label, link: str = "") -> str:
+    """One detail as "name value" ("namespace staging"); ``link`` between them ("to ")."""
+    words = label.name.split()
+    if isinstance(label.value, bool):
+        rest = " ".join(
+            words[1:] if words[:1] and words[0] in _YES_NO_LEADS and len(words) > 1 else words
+        )
+        return f"{rest} {link or 'set to '}{'yes' if label.value else 'no'}"
+    if isinstance(label.value, str) and (
+        (words[-1:] and words[-1] in _FREE_TEXT) or len(label.spoken.split()) > 3
+    ):  # free text is quoted: where it ends is then plain
+        return f'{label.name} {link}"{label.spoken}"'
+    return f"{label.name} {link}{label.spoken}"
+
+
+def _and_list(parts: Sequence[str]) -> str:
+    """ "a", "a and b", "a, b and c"; parts holding commas themselves are parted by ";"."""
+    parts = [p for p in parts if p]
+    if len(parts) < 2:
+        return "".join(parts)
+    sep = "; " if any("," in p for p in parts) else ", "
+    return sep.join(parts[:-1]) + " and " + parts[-1]

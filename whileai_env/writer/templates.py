@@ -113,6 +113,14 @@ VAGUE = (
     "You know the {n} I mentioned? Can you deal with it?",
     "Help, my {n} is messed up.",
 )
+#: A vague ask about a thing nobody owns (the tool takes no id of it: a square root, a web
+#: search): said by what the person wants done, never as "my square root".
+VAGUE_UNOWNED = (
+    "Can you help me {v}?",
+    "I need to {v}, can you help?",
+    "Hi, could you {v} for me?",
+    "Quick question: can you {v} for me?",
+)
 UNRELATED = (
     "What's a good recipe for banana bread?",
     "Can you tell me a joke?",

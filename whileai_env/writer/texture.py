@@ -55,7 +55,7 @@ def _segments(text: str, protected: Iterable[str]) -> list[tuple[str, bool]]:
 
 
 #: Misspellings per word of the typo texture: 2-3 per 100 words, as people type in a chat.
-TYPO_RATE = 0.025
+TYPO_RATE = 0.022  # measured by scripts/bench/openers.py as ~2.5 per 100 words
 
 
 def _misspell(word: str, key: int) -> str:

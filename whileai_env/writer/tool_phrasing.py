@@ -331,3 +331,17 @@ def tool_words(spec: Spec, name: str) -> ToolWords:
 def tool_names(spec: Spec) -> frozenset[str]:
     """The spec's tool names as a set, once per spec (``Spec.tool_names`` builds a tuple per call)."""
     return frozenset(spec.tool_names)
+
+
+@lru_cache(maxsize=256)
+def owned_nouns(spec: Spec) -> frozenset[str]:
+    """The things of ``spec`` that have ids (some tool takes an id of them): "order", "user".
+    Only these are a person's own ("my order"); a square root or a web search is not."""
+    return frozenset(
+        noun
+        for tool in spec.tools
+        for name, schema in tool.properties.items()
+        if argument_role(name, schema) == "locator"
+        for noun in (bare_entity_noun(name),)
+        if noun
+    )
