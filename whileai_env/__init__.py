@@ -110,6 +110,36 @@ _PUBLIC: dict[str, str] = {
     "PassAt": "whileai_env.analysis.passk",
     "pass_at": "whileai_env.analysis.passk",
     "probe_reward": "whileai_env.analysis.probes",
+    "optimize": "whileai_env.analysis.selection",
+    "curriculum": "whileai_env.analysis.curriculum",
+    "format_curriculum": "whileai_env.analysis.curriculum",
+    "retire_solved": "whileai_env.analysis.curriculum",
+    "build_preference_pairs": "whileai_env.analysis.pairs",
+    "fault_ablation_pairs": "whileai_env.analysis.ablation",
+    "format_hack_scan": "whileai_env.analysis.hack_scan",
+    "hack_scan": "whileai_env.analysis.hack_scan",
+    "compare_runs": "whileai_env.analysis.compare",
+    "eval_variance": "whileai_env.analysis.compare",
+    "delta_report": "whileai_env.analysis.delta",
+    "format_delta_report": "whileai_env.analysis.delta",
+    "format_judge_trust": "whileai_env.analysis.judge_trust",
+    "judge_agreement": "whileai_env.analysis.judge_trust",
+    "judge_trust": "whileai_env.analysis.judge_trust",
+    "grounding_report": "whileai_env.analysis.grounding",
+    "mark_grounding": "whileai_env.analysis.grounding",
+    "decontaminate": "whileai_env.analysis.decontaminate",
+    # judges (verifiers as judges; All / Any / Weighted stay in whileai_env.judges)
+    "CodeExec": "whileai_env.judges.code_exec",
+    "verifier": "whileai_env.judges.compose",
+    "MathEqual": "whileai_env.judges.numeric",
+    "Numeric": "whileai_env.judges.numeric",
+    "JSONField": "whileai_env.judges.structured",
+    "JSONSchema": "whileai_env.judges.structured",
+    "JSONValid": "whileai_env.judges.structured",
+    "ExactMatch": "whileai_env.judges.text",
+    "Includes": "whileai_env.judges.text",
+    "MultipleChoice": "whileai_env.judges.text",
+    "Regex": "whileai_env.judges.text",
     # simulation
     "simulate": "whileai_env.simulation.run",
     "SimulationConfig": "whileai_env.simulation.config",
@@ -124,14 +154,24 @@ _PUBLIC: dict[str, str] = {
     "export_environment": "whileai_env.export.package",
 }
 #: Subpackages reachable as attributes (``whileai_env.world`` is also callable: ``wenv.world(tools)``).
-_SUBMODULES = ("world", "types")
+_SUBMODULES = ("world", "types", "judges")
 
 __all__ = sorted([*_PUBLIC, *_ERRORS, *_SUBMODULES, "__version__"])
 
 if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it matches _PUBLIC
     from whileai_env.agents.reference import oracle_agent, seeded_agent, silent_agent
+    from whileai_env.analysis.ablation import fault_ablation_pairs
+    from whileai_env.analysis.compare import compare_runs, eval_variance
+    from whileai_env.analysis.curriculum import curriculum, format_curriculum, retire_solved
+    from whileai_env.analysis.decontaminate import decontaminate
+    from whileai_env.analysis.delta import delta_report, format_delta_report
+    from whileai_env.analysis.grounding import grounding_report, mark_grounding
+    from whileai_env.analysis.hack_scan import format_hack_scan, hack_scan
+    from whileai_env.analysis.judge_trust import format_judge_trust, judge_agreement, judge_trust
+    from whileai_env.analysis.pairs import build_preference_pairs
     from whileai_env.analysis.passk import PassAt, pass_at
     from whileai_env.analysis.probes import probe_reward
+    from whileai_env.analysis.selection import optimize
     from whileai_env.data.jsonl import read_rows, write_rows
     from whileai_env.data.rows import (
         Judgment,
@@ -160,6 +200,11 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     )
     from whileai_env.grading.leak import format_leak_report, leak_report
     from whileai_env.grading.style import style_markers, style_report
+    from whileai_env.judges.code_exec import CodeExec
+    from whileai_env.judges.compose import verifier
+    from whileai_env.judges.numeric import MathEqual, Numeric
+    from whileai_env.judges.structured import JSONField, JSONSchema, JSONValid
+    from whileai_env.judges.text import ExactMatch, Includes, MultipleChoice, Regex
     from whileai_env.scenarios.draw import draw_tasks, make_task, rebuild_task, tasks_from_rows
     from whileai_env.scenarios.faults import FaultRule, FaultSchedule
     from whileai_env.scenarios.grid import Cell, Grid, build_grid

@@ -39,7 +39,14 @@ class SpecError(WhileaiError, ValueError):
             where.append(f"tool {tool!r}")
         if path:
             where.append(path)
-        super().__init__(f"{': '.join(where)}: {message}" if where else message)
+        text = f"{': '.join(where)}: {message}" if where else message
+        super().__init__(_one_line(text))
+
+
+def _one_line(text: str) -> str:
+    """``text`` with line breaks escaped: an error names a spec's key verbatim, and a key may
+    hold a newline, but the message stays one line (what the CLI prints)."""
+    return text.replace("\r", "\\r").replace("\n", "\\n")
 
 
 class MissingExtraError(WhileaiError, ImportError):

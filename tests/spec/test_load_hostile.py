@@ -513,3 +513,9 @@ def test_fuzz_spec_loads_or_is_a_spec_error(source):
         else:
             json.dumps(spec.to_dict())
     assert time.perf_counter() - start < 1.0
+
+
+def test_a_spec_error_is_one_line_whatever_the_key_holds():
+    error = SpecError("unknown key '\u00a8\nG'", tool="get\norder", path="$.parameters\r")
+    assert "\n" not in str(error) and "\r" not in str(error)
+    assert "'\u00a8\\nG'" in str(error)
