@@ -71,9 +71,11 @@ _CONJUNCTION = re.compile(r",\s+(?:and|or|but)\s+")
 
 
 def _general_sentence(
-    words: ToolWords, action: Request, r: Random, protected: Sequence[str]
+    words: ToolWords, action: Request, r: Random, protected: Sequence[str], ids: Sequence[str]
 ) -> str:
-    """A general ask: what the person wants, without naming the operation."""
+    """A general ask: what the person wants, without naming the operation. A search says what it
+    looks for by its noun ("I'm looking for issues"), with the entity it is about: the object
+    when that is the entity ("file src/a.py"), else the qualifier ("for organization acme")."""
     if words.handoff:
         return r.choice(HANDOFF_GENERAL).format(d=action.tail)
     obj = (action.obj or "this") + action.attached
@@ -98,10 +100,11 @@ def _general_sentence(
         templates = GENERAL_DELETE + GENERAL_DONE
     else:
         templates = GENERAL_DONE
+    states_entity = any(i in action.obj for i in ids)
     return r.choice(templates).format(
         o=obj,
         O=cap(obj, protected),
-        n=words.noun,
+        n=obj if states_entity else words.noun + action.attached,
         p=action.participle,
         w=action.complement,
         d=action.tail,
@@ -197,10 +200,29 @@ def _ask(
         if i > 0:
             pieces.append(r.choice(FOLLOW_ON).format(a=action.text))
         elif general:
-            pieces.append(_general_sentence(words, action, r, protected))
+            pieces.append(_general_or_stance(cell, plan, target, words, action, r, protected))
         else:
             pieces.append(_stance_sentence(cell.stance, action, r))
     return " ".join(pieces)
+
+
+def _general_or_stance(
+    cell: Cell,
+    plan: WorldPlan,
+    target: str,
+    words: ToolWords,
+    action: Request,
+    r: Random,
+    protected: Sequence[str],
+) -> str:
+    """The general ask, or the ask in the cell's stance where the general wording would leave out
+    an id the task needs: a non-vague ask states every entity the call takes (the agent cannot
+    address an entity nobody named, and the checklist calls an unnamed id invented)."""
+    ids = [spoken_id(v) for v in plan.entities_for(target).values()]
+    sentence = _general_sentence(words, action, r, protected, ids)
+    if all(i in sentence for i in ids):
+        return sentence
+    return _stance_sentence(cell.stance, action, r)
 
 
 def _pushes_on_rule(cell: Cell, plan: WorldPlan) -> bool:
