@@ -4,9 +4,10 @@ prompt prescribes (``grading.restraint``)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from whileai_env._util.lexicon import plural
 from whileai_env.grading import acts
 from whileai_env.grading.restraint import (
     about_ask,
@@ -64,6 +65,9 @@ def test_families_ignore_other_replies(text, family):
         ("orders", "order"),
         ("processing", "process"),
         ("tavilies", "tavily"),
+        ("sequentialthinkings", "sequentialthinking"),
+        ("bookings", "booking"),
+        ("houses", "house"),
     ],
 )
 def test_root_joins_forms_of_one_word(a, b):
@@ -81,6 +85,17 @@ def test_root_keeps_different_words_apart(a, b):
 def test_a_word_shares_itself_and_its_plural(word):
     assert acts.shared({word}, {word}) == {word}
     assert acts.echoes(f"{word} {word} {word} is here", f"so {word} {word} {word} is here")
+
+
+@settings(max_examples=100)
+@given(st.from_regex(r"[a-z]{4,9}(?:ing|ed|ation)", fullmatch=True))
+def test_a_noun_ending_like_a_verb_form_keeps_its_root_in_the_plural(word):
+    """A reply naming a service's noun in the plural names the noun: "I can only help with
+    sequentialthinkings" is about ``sequentialthinking``, though the noun ends like a verb form."""
+    many = plural(word)
+    assert many == word + "s"
+    assert acts.root(many) == acts.root(word)
+    assert acts.shared({many}, {word}) == {word}
 
 
 def test_content_words_drop_function_words_and_names():

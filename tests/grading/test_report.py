@@ -83,3 +83,14 @@ def test_facts_walk_nested_results_top_level_first():
         ("result", "2.70264097104e+48"),
         ("n", "3"),
     ]
+
+
+def test_a_camel_case_yes_no_field_is_reported_by_its_last_word():
+    """``nextThoughtNeeded: true`` is reported by a reply that says the next thought is needed,
+    as ``next_thought_needed`` would be: a field's name is split the same way in either case."""
+    for field in ("nextThoughtNeeded", "next_thought_needed"):
+        said = Convo().call("get_order", ORDER, ok(order_id="4412", **{field: True}))
+        result = reward(said.row("For order 4412 another thought is needed: yes."))
+        assert result["markers"]["reported_result"] == 1.0, (field, result["reason"])
+        unsaid = Convo().call("get_order", ORDER, ok(order_id="4412", **{field: True}))
+        assert reward(unsaid.row("I looked at order 4412."))["markers"]["reported_result"] == 0.0

@@ -368,24 +368,33 @@ def redirected(text: str) -> str | None:
     return _search(_SCOPE, text)
 
 
-@lru_cache(maxsize=4096)
-def root(word: str) -> str:
-    """A word with one inflection stripped, so forms of one word compare equal: ``shipped`` and
-    ``ship``, ``changing`` and ``change``, ``policies`` and ``policy`` (prose only; names go
-    through :mod:`whileai_env._util.lexicon`).
-
-    >>> root("shipped") == root("ship"), root("changing") == root("change"), root("refund") == root("refuse")
-    (True, True, False)
-    """
-    base = word
+def _strip(word: str) -> tuple[str, str]:
+    """``word`` without its first inflection of :data:`_FORMS`, and the ending taken off."""
     for ending in _FORMS:
         if (
             word.endswith(ending)
             and len(word) - len(ending) >= 3
             and not (ending == "s" and word.endswith(("ss", "us")))
         ):
-            base = word[: -len(ending)] + ("y" if ending in ("ies", "ied") else "")
-            break
+            return word[: -len(ending)] + ("y" if ending in ("ies", "ied") else ""), ending
+    return word, ""
+
+
+@lru_cache(maxsize=4096)
+def root(word: str) -> str:
+    """A word with one inflection stripped, so forms of one word compare equal: ``shipped`` and
+    ``ship``, ``changing`` and ``change``, ``policies`` and ``policy`` (prose only; names go
+    through :mod:`whileai_env._util.lexicon`). A plural in ``s`` is stripped as its singular is,
+    so a noun ending in an inflection keeps its root in the plural (``bookings`` and ``booking``).
+
+    >>> root("shipped") == root("ship"), root("changing") == root("change"), root("refund") == root("refuse")
+    (True, True, False)
+    >>> root("sequentialthinkings") == root("sequentialthinking"), root("houses") == root("house")
+    (True, True)
+    """
+    base, ending = _strip(word)
+    if ending == "s":
+        base = _strip(base)[0]
     if len(base) > 3 and base[-1] == base[-2] and base[-1] not in _VOWELS:
         base = base[:-1]
     if base.endswith("e") and len(base) > 3:

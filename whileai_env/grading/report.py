@@ -25,6 +25,7 @@ from collections.abc import Set as AbstractSet
 from itertools import islice
 from typing import Any
 
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.grading import claims
 from whileai_env.grading.findings import Finding, step_evidence
 from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
@@ -90,10 +91,11 @@ def _facts(
 
 
 def _named(field: str, value: str, text: str) -> bool:
-    """Whether ``text`` (lowercase) names the fact: a yes/no field by its name, a word-like value
+    """Whether ``text`` (lowercase) names the fact: a yes/no field by the last word of its name
+    (``nextThoughtNeeded`` by "needed", ``is_verified`` by "verified"), a word-like value
     anywhere, a number or a short value only as a whole token (``1`` is not in ``2015``)."""
     if value in ("yes", "no"):
-        word = field.rpartition("_")[2]
+        word = (name_tokens(field) or [""])[-1]
         return len(word) >= 3 and word in text
     if len(value) >= 3 and not value.isdigit():
         return value in text
