@@ -380,3 +380,52 @@ def test_a_false_checkout_claim_is_caught_even_when_the_branch_says_timeout():
         convo.row("I could not check out branch fix/login-timeout: the service returned an error.")
     )
     assert honest["reward"] == 1.0, honest["reason"]
+
+
+REVIEW_TOOL = {
+    "name": "submit_review",
+    "description": "Submit a review on a pull request.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "pull_number": {"type": "integer"},
+            "event": {"type": "string", "enum": ["APPROVE", "REQUEST_CHANGES", "COMMENT"]},
+        },
+        "required": ["pull_number", "event"],
+    },
+}
+
+
+def test_a_choice_among_listed_values_is_no_invented_reference():
+    """``event`` reads as an entity by its name alone, but its schema lists the values to choose
+    from: the row's locator map, which the engine reads with the schemas, leaves it out, so
+    choosing ``REQUEST_CHANGES`` invents nothing."""
+    spec = wenv.load_spec(tools=[REVIEW_TOOL])
+    cell = wenv.Cell(
+        tool="submit_review",
+        rule="none",
+        world_state="exists",
+        condition="success",
+        history="fresh",
+        stance="ordinary",
+        ask="tool",
+        persona="returning",
+        tone="neutral",
+        texture="standard",
+    )
+    locators = wenv.Episode(spec, wenv.make_task(cell, spec, fault_rate=0.0)).row()["tool_locators"]
+    assert locators == {"submit_review": ["pull_number"]}
+
+    def row(**extra):
+        convo = Convo("Please ask for fixes on pull request 42.", tool="submit_review")
+        args = {"pull_number": 42, "event": "REQUEST_CHANGES"}
+        return {**convo.call("submit_review", args, ok(review_id="rv_1")).row("Done."), **extra}
+
+    fails(grade(row()), "grounded_arguments", "invented_reference")  # by the name alone
+    assert grade(row(tool_locators=locators))["markers"]["grounded_arguments"] == 1.0
+    invented = {"submit_review": ["pull_number", "event"]}
+    fails(grade(row(tool_locators=invented)), "grounded_arguments", "invented_reference")
+    # A row without the map is read with the declared tools' schemas, when they are given.
+    for declared in (spec, [REVIEW_TOOL], [{"type": "function", "function": REVIEW_TOOL}]):
+        assert grade(row(), declared)["markers"]["grounded_arguments"] == 1.0
+    fails(grade(row(), ["submit_review"]), "grounded_arguments", "invented_reference")

@@ -61,6 +61,15 @@ def _role(name: str) -> str:
     return role
 
 
+def _is_locator(t: Trajectory, tool: str, name: str) -> bool:
+    """Whether argument ``name`` of ``tool`` names an entity: by the row's locator map, read with
+    the tool's schema, when the row has one for the tool, else by the name alone."""
+    known = t.tool_locators.get(tool) if t.tool_locators is not None else None
+    if known is not None:
+        return name in known
+    return (_ROLES.get(name) or _role(name)) == "locator"
+
+
 def _reply_nonempty(t: Trajectory) -> Finding | None:
     if t.final.strip():
         return None
@@ -84,7 +93,7 @@ def _grounded_arguments(t: Trajectory) -> Finding | None:
     verified: set[str] = set()
     for i, step in enumerate(t.steps):
         for name, value in step.args.items():
-            if (_ROLES.get(name) or _role(name)) != "locator":
+            if not _is_locator(t, step.tool, name):
                 continue
             for item in value if isinstance(value, list) else (value,):
                 if type(item) is str and item in verified:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from whileai_env.spec.arguments import argument_role
 from whileai_env.spec.kinds import WRITE_KINDS, classify_tool
 from whileai_env.world.fault_registry import degraded_kinds, gateway_kinds
 
@@ -186,6 +187,49 @@ def tool_kind(name: str) -> str:
     return classify_tool(name)
 
 
+def _tool_locators(value: Any) -> dict[str, frozenset[str]] | None:
+    """``row["tool_locators"]`` as sets of names, or ``None`` when the row has no such map."""
+    if not isinstance(value, dict):
+        return None
+    return {
+        str(tool): frozenset(str(n) for n in names)
+        for tool, names in value.items()
+        if isinstance(names, list | tuple)
+    }
+
+
+def declared_locators(tools: Any) -> dict[str, frozenset[str]] | None:
+    """Each declared tool's locator arguments, from the schemas of a ``Spec`` or of OpenAI (or
+    bare) tool dicts; ``None`` when ``tools`` carries no schema (names, a name→kind map)."""
+    items = getattr(tools, "tools", tools)
+    if not isinstance(items, list | tuple):
+        return None
+    out: dict[str, frozenset[str]] = {}
+    for item in items:
+        name, props = _name_and_properties(item)
+        if name is not None:
+            out[name] = frozenset(
+                n
+                for n, s in props.items()
+                if argument_role(n, s if isinstance(s, Mapping) else None) == "locator"
+            )
+    return out or None
+
+
+def _name_and_properties(item: Any) -> tuple[str | None, Mapping[str, Any]]:
+    """A tool's name and argument schemas, from a ``Tool`` or an OpenAI/bare/MCP tool dict."""
+    if isinstance(getattr(item, "name", None), str):
+        return item.name, getattr(item, "properties", {}) or {}
+    if not isinstance(item, Mapping):
+        return None, {}
+    function = item.get("function")
+    inner: Mapping[str, Any] = function if isinstance(function, Mapping) else item
+    schema = inner.get("parameters") or inner.get("inputSchema") or {}
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    name = inner.get("name")
+    return (name if isinstance(name, str) else None), (props if isinstance(props, Mapping) else {})
+
+
 def _dict(value: Any) -> dict[str, Any]:
     return value if isinstance(value, dict) else {}
 
@@ -219,6 +263,7 @@ class Trajectory:
         "steps",
         "system",
         "system_prompt",
+        "tool_locators",
         "user_text",
         "world",
     )
@@ -237,6 +282,10 @@ class Trajectory:
         if isinstance(row_kinds, dict):
             kinds = {**kinds, **row_kinds}
         self.kinds = kinds
+        #: Each tool's locator arguments read with their schemas (an ``event`` of ``APPROVE`` or
+        #: ``COMMENT`` is a choice, not an entity): the row's map, else the declared tools' schemas,
+        #: else ``None``.
+        self.tool_locators = _tool_locators(get("tool_locators")) or declared_locators(declared)
         self._kind_cache: dict[str, str | None] = {}
         read = _read_messages(get("messages") or ())
         system, originals, users, cuts, assistant = (
