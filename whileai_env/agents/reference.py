@@ -736,19 +736,20 @@ class ReferencePolicy:
         Free text from a record is quoted only when it carries no style phrase (a record's "sorry"
         is not the agent apologising, but reads as if it were)."""
         given = {v for v in (scalar_text(a) for a in args.values()) if v}
-        picked = []
         # An error or a garbled payload holds no facts (only the ``ignore_fault`` flaw summarises one).
         shown = (
             []
             if _failed(result) or _fault_seen(result, None) == "malformed"
             else facts(result, given, as_written=True)
         )
-        for key, value in shown:
-            fact = f"{key.replace('_', ' ')} {value}".strip()
-            if len(value) < 60 and not claims.style_hits(fact):
-                picked.append(fact)
-            if len(picked) == 3:
-                break
+        said = [
+            (len(value), fact)
+            for key, value in shown
+            if not claims.style_hits(fact := f"{key.replace('_', ' ')} {value}".strip())
+        ]
+        # Short facts first; a result whose only facts are long (a file's text) is quoted whole,
+        # as ``reported_result`` counts any fact ``facts`` lists.
+        picked = [fact for size, fact in said if size < 60][:3] or [f for _, f in said[:1]]
         if isinstance(result.get("items"), list):
             picked.insert(0, f"{len(result['items'])} results")
         what = self._ids(args)
