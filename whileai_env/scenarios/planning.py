@@ -17,16 +17,26 @@ from whileai_env.scenarios.faults import (
 )
 from whileai_env.scenarios.grid import Cell
 from whileai_env.scenarios.task import WorldPlan
-from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
+from whileai_env.spec.arguments import argument_role, entity_noun, required_sets, schema_types
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.arguments import detail_value, locator_value
 from whileai_env.world.entity_ids import id_schema
 from whileai_env.world.profile import profile_for
 
 
+def _names_entity(name: str, schema: Any) -> bool:
+    """Whether argument ``name`` names an entity the task's user means: a locator by its role,
+    unless its schema allows only a yes/no (``focusOnUserCode: boolean`` is a flag, not a code:
+    no record can be missing, duplicated or half-written under it)."""
+    if argument_role(name, schema) != "locator":
+        return False
+    types = schema_types(schema) if isinstance(schema, Mapping) else set()
+    return not types or not types <= {"boolean", "null"}
+
+
 def _locators(tool: Tool) -> list[str]:
     props = tool.properties
-    names = [n for n in props if argument_role(n, props[n]) == "locator"]
+    names = [n for n in props if _names_entity(n, props[n])]
     required = [n for n in tool.required if n in names]
     return required or names[:1]
 

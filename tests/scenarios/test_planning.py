@@ -1,0 +1,53 @@
+"""The world plan: which arguments name the entity a task is about."""
+
+from __future__ import annotations
+
+import whileai_env as wenv
+from whileai_env.scenarios.planning import plan_world
+
+PROFILE_TOOL = {
+    "name": "get_profile_details",
+    "description": "Get the details of a performance profile.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "focusOnUserCode": {"type": "boolean", "description": "Show only the user's frames."},
+        },
+        "required": ["focusOnUserCode"],
+    },
+}
+
+
+def _cell(**coords: str) -> wenv.Cell:
+    base = {
+        "tool": "get_profile_details",
+        "rule": "none",
+        "world_state": "missing",
+        "condition": "success",
+        "history": "fresh",
+        "stance": "ordinary",
+        "ask": "tool",
+        "persona": "returning",
+        "tone": "neutral",
+        "texture": "standard",
+    }
+    return wenv.Cell(**{**base, **coords})
+
+
+def test_a_yes_no_flag_is_a_stated_detail_never_the_entity():
+    """``focusOnUserCode`` ends in "code" like an id, but its schema allows only true or false:
+    no record can be missing under it, so a required flag alone leaves the task about no entity
+    (played as the plain state) and the flag is a detail the person states."""
+    spec = wenv.load_spec(tools=[PROFILE_TOOL])
+    plan = plan_world(_cell(), spec, key=(1,))
+    assert "focusOnUserCode" not in plan.entities
+    assert isinstance(plan.details["get_profile_details"]["focusOnUserCode"], bool)
+    assert plan.state == "exists"
+
+
+def test_an_id_beside_the_flag_is_still_the_entity():
+    params = PROFILE_TOOL["parameters"]
+    props = {"profile_id": {"type": "string"}, **params["properties"]}
+    tool = {**PROFILE_TOOL, "parameters": {**params, "properties": props}}
+    plan = plan_world(_cell(), wenv.load_spec(tools=[tool]), key=(1,))
+    assert list(plan.entities) == ["profile_id"] and plan.state == "missing"
