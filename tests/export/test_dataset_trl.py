@@ -58,11 +58,14 @@ def test_sft_trl_export_renders_every_turn(tmp_path: Path, tokenizer: Any) -> No
         assert "get_order" in text.split("<|im_end|>")[0]  # the tool schemas in the system turn
 
 
-def test_openai_export_is_the_shape_trl_would_not_template(tmp_path: Path) -> None:
-    export_dataset(graded_rows(), tmp_path / "sft.jsonl", format="openai")
-    example = _lines(tmp_path / "sft.jsonl")[0]
-    with pytest.raises(KeyError, match="Invalid keys"):
-        maybe_apply_chat_template(example, None)  # type: ignore[arg-type]
+def test_openai_prompt_column_is_what_trl_reads_as_plain_text(tmp_path: Path) -> None:
+    """Why the TRL shape drops ``prompt``: TRL would read that string column as not
+    conversational (``is_conversational`` picks any one supported key) and skip the template."""
+    export_dataset(graded_rows(), tmp_path / "openai.jsonl", format="openai")
+    export_dataset(graded_rows(), tmp_path / "trl.jsonl", format="trl")
+    openai, trl = _lines(tmp_path / "openai.jsonl")[0], _lines(tmp_path / "trl.jsonl")[0]
+    assert not is_conversational({"prompt": openai["prompt"]})
+    assert "prompt" not in trl and trl["prompt_text"] == openai["prompt"]
 
 
 def test_dpo_trl_export_renders_prompt_chosen_rejected(tmp_path: Path, tokenizer: Any) -> None:
