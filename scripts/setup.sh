@@ -24,3 +24,10 @@ if [ -n "$extras" ]; then
 else
   "${pip[@]}" install -e .
 fi
+# The report tests open its page in Debian's chromium (tests/report/test_browser.py); a no-op once
+# it is installed.
+case ",$extras," in
+  *,dev,*|*,all,*)
+    command -v chromium >/dev/null ||
+      (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null) ;;
+esac

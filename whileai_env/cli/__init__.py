@@ -12,6 +12,7 @@ import click
 from whileai_env.cli.common import OneLineErrors
 from whileai_env.cli.export_command import export_cmd
 from whileai_env.cli.probe_command import probe_reward_cmd
+from whileai_env.cli.report_command import report_cmd
 from whileai_env.cli.serve_command import serve_cmd
 from whileai_env.cli.simulate_command import simulate_cmd
 from whileai_env.cli.spec_commands import check_spec, draw_tasks_cmd
@@ -26,7 +27,15 @@ def main(debug: bool) -> None:
     """Turn an agent's tools and system prompt into a seeded, verifiable RL environment."""
 
 
-for _command in (check_spec, draw_tasks_cmd, simulate_cmd, export_cmd, serve_cmd, probe_reward_cmd):
+for _command in (
+    check_spec,
+    draw_tasks_cmd,
+    simulate_cmd,
+    export_cmd,
+    serve_cmd,
+    probe_reward_cmd,
+    report_cmd,
+):
     main.add_command(_command)
 
 __all__ = ["main"]
