@@ -30,6 +30,8 @@ def test_bar_chart_labels_every_group_with_its_count():
     svg = figures.bar_chart(bars, "pass@1 by fault kind")
     _parsed(svg)
     assert "timeout (n=4)" in svg and "stale (n=3)" in svg and "pass@1 by fault kind" in svg
+    assert "mean reward" in svg  # the legend of the mean-reward diamonds
+    assert "mean reward" not in figures.bar_chart([Bar("x", 1, 1, None, None, None)], "t")
 
 
 def test_error_bars_are_the_interval_around_the_value():

@@ -76,3 +76,11 @@ def test_coverage_counts_means_and_uncovered_cells():
 def test_coverage_lists_the_whole_grid_axis_then_unknown_values():
     grid = coverage([_row("a", 1.0, condition="meteor", world_state="exists")], "condition")
     assert grid.row_values == (*ax.CONDITIONS, "meteor")
+
+
+def test_coverage_tool_axis_is_the_grids_declared_tools_then_the_reserved_asks():
+    declared = ["get", {"name": "cancel"}]
+    rows = [{**_row("a", 1.0, tool="get", world_state="exists"), "tools": declared}]
+    grid = coverage(rows, "tool")
+    assert grid.row_values == ("get", "cancel", ax.UNRELATED, ax.MULTI_TOOL)
+    assert [sum(line) for line in grid.counts] == [1, 0, 0, 0]  # cancel: declared, not covered

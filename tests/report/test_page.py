@@ -64,6 +64,9 @@ def test_title_is_escaped(plain):
     assert "<title>&lt;b&gt;run 7&lt;/b&gt;</title>" in plain.read_text()
 
 
-def test_ungraded_rows_are_refused(tmp_path):
+def test_ungraded_rows_are_refused(rows, tmp_path):
     with pytest.raises(ValueError, match="no graded rows"):
         write_report([{"prompt": "p"}], tmp_path)
+    with pytest.raises(ValueError, match="before rows have no graded rows"):
+        write_report(rows, tmp_path, before=[{"prompt": "p"}])
+    assert list(tmp_path.iterdir()) == []  # refused before anything is written

@@ -57,24 +57,35 @@ def _error_bars(values: Sequence[float], intervals: Sequence[Any]) -> list[list[
 
 
 def _bars(
-    labels: Sequence[str], values: Sequence[float], intervals: Sequence[Any], title: str
+    labels: Sequence[str],
+    values: Sequence[float],
+    intervals: Sequence[Any],
+    title: str,
+    marks: Sequence[float | None] = (),
 ) -> str:
+    """Horizontal bars with interval whiskers on [0, 1]; ``marks`` (one per bar) as diamonds."""
     plt = _pyplot()
     figure, axes = plt.subplots(figsize=(_WIDTH, 0.45 * len(labels) + 1.2))
     positions = list(range(len(labels)))
     axes.barh(positions, values, xerr=_error_bars(values, intervals), color=_BAR_COLOUR, capsize=3)
+    shown = [(m, y) for m, y in zip(marks, positions, strict=False) if m is not None]
+    if shown:
+        axes.plot(*zip(*shown, strict=True), "D", color="black", label="mean reward")
+        axes.legend(loc="lower right", fontsize=8)
     axes.set_yticks(positions, labels=list(labels))
     axes.invert_yaxis()
-    axes.set_xlim(0.0, 1.0)
+    axes.set_xlim(0.0, 1.05)
     axes.set_title(title)
     return _svg(figure)
 
 
 def bar_chart(bars: Sequence[Bar], title: str) -> str:
-    """pass@1 per group with its 95% interval, one horizontal bar per :class:`Bar`."""
+    """pass@1 per group with its 95% interval, one horizontal bar per :class:`Bar`, and the
+    group's mean reward as a diamond (it differs from pass@1 under partial credit)."""
     labels = [f"{bar.label} (n={bar.rows})" for bar in bars]
     values = [bar.pass_at_1 or 0.0 for bar in bars]
-    return _bars(labels, values, [bar.ci95 for bar in bars], title)
+    marks = [bar.reward_mean for bar in bars]
+    return _bars(labels, values, [bar.ci95 for bar in bars], title, marks)
 
 
 def passk_chart(result: PassAt) -> str:

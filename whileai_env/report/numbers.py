@@ -5,7 +5,8 @@ group its pass@1 with the 95% bootstrap interval over tasks from
 :func:`~whileai_env.analysis.passk.pass_at`, beside its mean reward and counts from
 :func:`~whileai_env.analysis.groups.stats`. A *coverage* matrix counts the rows in each cell of
 two grid axes and their mean reward; an axis lists every value of the grid's own axis
-(:mod:`whileai_env.scenarios.axes`) so a cell no row reached shows as uncovered.
+(:mod:`whileai_env.scenarios.axes`; for tools, the rows' declared tools) so a cell no row
+reached shows as uncovered.
 
 >>> rows = [{"prompt": f"p{i}", "reward": float(i % 2), "scenario_dimensions":
 ...          {"condition": "timeout" if i < 4 else "success", "world_state": "exists"}}
@@ -69,7 +70,11 @@ class Coverage:
 
 
 def judged(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
-    """The rows with a reward (unjudged rows have nothing to chart)."""
+    """The rows with a reward (unjudged rows have nothing to chart).
+
+    >>> len(judged([{"reward": 0.0}, {"reward": None}, {}]))
+    1
+    """
     return [row for row in rows if reward_of(row) is not None]
 
 
@@ -125,9 +130,21 @@ def coverage(
 
 def _axis(rows: Sequence[Mapping[str, Any]], name: str) -> tuple[str, ...]:
     """The grid's values of axis ``name`` then any other value the rows carry, in that order."""
-    known = AXIS_VALUES.get(name, ())
+    known = _declared_tools(rows) if name == "tool" else AXIS_VALUES.get(name, ())
     extra = sorted({_dimension(row, name) for row in rows} - set(known))
     return (*known, *extra)
+
+
+def _declared_tools(rows: Sequence[Mapping[str, Any]]) -> tuple[str, ...]:
+    """The grid's tool axis as :class:`~whileai_env.scenarios.grid.Grid` builds it: the declared
+    tools (each row's ``tools``, first seen first), then the unrelated and multi-tool asks."""
+    names: dict[str, None] = {}
+    for row in rows:
+        for tool in row.get("tools") or ():
+            name = tool.get("name") if isinstance(tool, Mapping) else tool
+            if isinstance(name, str):
+                names.setdefault(name)
+    return (*names, ax.UNRELATED, ax.MULTI_TOOL) if names else ()
 
 
 def _dimension(row: Mapping[str, Any], name: str) -> str:

@@ -59,6 +59,8 @@ def write_report(
         raise ValueError(
             "no graded rows to report on: grade them first (simulate(grader=...) or run_judge)"
         )
+    if before is not None and not judged(before):
+        raise ValueError("the before rows have no graded rows to compare against")
     sections = [
         _section("Summary", f"<pre>{html.escape(summary_table(rows, threshold=threshold))}</pre>"),
         _section(

@@ -34,12 +34,10 @@ def summary_table(rows: Sequence[Mapping[str, Any]], *, threshold: float = 1.0) 
     header = (
         f"{'group':<{width}} {'rows':>4}  {'tasks':>5}  {'pass@1':>6}  {'95% CI':<12}  mean reward"
     )
-    return "\n".join(
-        [headline(rows, threshold=threshold), header, *(_line(n, b, width) for n, b in named)]
-    )
+    return "\n".join([_headline(rows, threshold), header, *(_line(n, b, width) for n, b in named)])
 
 
-def headline(rows: Sequence[Mapping[str, Any]], *, threshold: float = 1.0) -> str:
+def _headline(rows: Sequence[Mapping[str, Any]], threshold: float) -> str:
     """``rows N (M judged) | <pass_at's own line, without its tail>``."""
     result = pass_at(rows, threshold=threshold)
     numbers = str(result).split(" (")[0]
