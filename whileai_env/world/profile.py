@@ -471,7 +471,7 @@ def _profile_tool(tool: Tool) -> ToolProfile:
         # a namespace before the verb (``API-patch-page``): the verb and noun come after it
         verb = verb_of("_".join(tokens[1:]))
         noun, plural = tool_noun("_".join(tokens[1:]))
-    roles = find_roles(tool.name, props, tool.required)
+    roles = find_roles(tool.name, props, tool.required, tool.description or "")
     family = _family(tool, tokens, roles, noun, plural)
     locators = tuple(
         n

@@ -132,20 +132,28 @@ def _is_string_list(schema: Any) -> bool:
 
 def _says_path(schema: Any) -> bool:
     text = schema.get("description") if isinstance(schema, Mapping) else None
+    return _mentions_path(text)
+
+
+def _mentions_path(text: Any) -> bool:
     return isinstance(text, str) and any(w in text.lower() for w in _PATH_TEXT)
 
 
-def is_path(arg: str, schema: Any) -> bool:
+def is_path(arg: str, schema: Any, tool_text: str = "") -> bool:
     """Whether an argument names a file or folder: a path word in its name (``file_name``,
     ``dirPath``, ``cwd``) that is not about the file's contents or kind, nor the repository's own
-    root (``repo_path``), or an end of a move
-    (``source``, ``destination``) whose description speaks of a path or file."""
+    root (``repo_path``), or an end of a move (``source``, ``destination``) whose description
+    speaks of a path or file, or, when it has none, whose tool's description does (``move_file``:
+    "Move or rename files and directories")."""
     if not (_is_string(schema) or _is_string_list(schema)):
         return False
     words = _words(arg)
     if words & _PATH_WORDS and not words & _NOT_PATH:
         return True
-    return bool(words & _ENDS) and _says_path(schema)
+    if not words & _ENDS:
+        return False
+    own = schema.get("description") if isinstance(schema, Mapping) else None
+    return _says_path(schema) if own else _mentions_path(tool_text)
 
 
 @dataclass(frozen=True)
@@ -182,17 +190,23 @@ def _expression(props: Mapping[str, Any], tool_words: set[str]) -> str | None:
     return found
 
 
-def find_roles(tool_name: str, props: Mapping[str, Any], required: tuple[str, ...] = ()) -> Roles:
+def find_roles(
+    tool_name: str,
+    props: Mapping[str, Any],
+    required: tuple[str, ...] = (),
+    description: str = "",
+) -> Roles:
     """The arguments of a tool by role (see the module docstring). Arguments are taken in the
     order of the ``required`` list (the author's order: a loaded schema's keys are sorted), then
-    the optional ones, so ``subtract(minuend, subtrahend)`` and ``cp(source, destination)`` keep theirs."""
+    the optional ones, so ``subtract(minuend, subtrahend)`` and ``cp(source, destination)`` keep
+    theirs. ``description`` is the tool's: it says whether bare move ends are paths."""
     order = {name: i for i, name in enumerate(required)}
     props = {
         a: props[a]
         for a in sorted(props, key=lambda a: order.get(a, len(order)))
         if isinstance(props[a], Mapping)
     }
-    paths = tuple(a for a, s in props.items() if is_path(a, s))
+    paths = tuple(a for a, s in props.items() if is_path(a, s, description))
     destination = next(
         (p for p in paths if _words(p) & _DESTINATION), paths[1] if len(paths) > 1 else None
     )
