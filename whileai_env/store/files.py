@@ -1,0 +1,84 @@
+"""A version's files, written so a crash never leaves a torn version where readers look.
+
+Rows go to ``tmp/<id>.<pid>.<random>/`` first, each file fsynced, then the directory is renamed
+into ``versions/<id>/`` (a rename is atomic on one filesystem) and its parent fsynced. Only
+after that does the manifest name the version. Rows are stored as JSONL through the package's
+one row serializer (:func:`whileai_env.data.jsonl.dumps_row`), not Parquet: a row is deeply
+nested with per-tool argument shapes that Arrow would unify into one struct, and JSONL round-trips
+it exactly with no dependency (:func:`~whileai_env.export.dataset.to_hf_dataset` gives Parquet).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import shutil
+import uuid
+from collections.abc import Iterable
+from pathlib import Path
+
+VERSIONS = "versions"
+TMP = "tmp"
+
+
+def write_version(root: Path, version_id: str, files: Iterable[tuple[str, bytes]]) -> Path:
+    """Write ``files`` (name, bytes) as ``root/versions/<version_id>/`` and return that path; a
+    version already there is kept (its id is its content's hash, so it holds the same bytes)."""
+    final = root / VERSIONS / version_id
+    if final.is_dir():
+        return final
+    tmp = root / TMP / f"{version_id}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    tmp.mkdir(parents=True)
+    try:
+        for name, data in files:
+            _write_synced(tmp / name, data)
+        _fsync_dir(tmp)
+        final.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            os.rename(tmp, final)
+        except OSError:  # another writer renamed the same version in first
+            if not final.is_dir():
+                raise
+            shutil.rmtree(tmp, ignore_errors=True)
+        _fsync_dir(final.parent)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return final
+
+
+def sweep(root: Path) -> int:
+    """Remove the temporary directories of pushes whose process is gone (killed mid-push)."""
+    removed = 0
+    for entry in (root / TMP).glob("*.*.*") if (root / TMP).is_dir() else ():
+        pid = entry.name.split(".")[1]
+        if pid.isdigit() and not _alive(int(pid)):
+            shutil.rmtree(entry, ignore_errors=True)
+            removed += 1
+    return removed
+
+
+def _write_synced(path: Path, data: bytes) -> None:
+    with path.open("wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def _fsync_dir(path: Path) -> None:
+    fd = os.open(path, os.O_RDONLY)
+    try:
+        os.fsync(fd)
+    finally:
+        os.close(fd)
+
+
+def _alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    with contextlib.suppress(PermissionError):
+        try:
+            os.kill(pid, 0)
+        except ProcessLookupError:
+            return False
+    return True

@@ -1,0 +1,152 @@
+"""The local dataset store: versions of row sets with lineage, a profile and a card each.
+
+``push`` writes a version and returns its id (``ds_`` + a hash of the name, the parent and the
+rows, so the same push twice is one version); ``pull`` reads it back by id or by name (the
+latest version of that name). Files live under the store root (:func:`store_root`) in
+``versions/<id>/`` (``rows.jsonl``, ``README.md``); the manifest is SQLite
+(:mod:`whileai_env.store.manifest`). Two writers at once are serialised by the manifest's lock,
+and a push killed at any point leaves the store readable with every complete version.
+
+>>> import tempfile
+>>> store = Store(tempfile.mkdtemp())
+>>> v1 = store.push([{"task_id": "a", "reward": 1.0}], "demo", description="first")
+>>> v2 = store.push([{"task_id": "a", "reward": 0.0}], "demo", parent=v1)
+>>> store.pull("demo") == [{"task_id": "a", "reward": 0.0}], store.lineage(v2)["parents"] == [v1]
+(True, True)
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from collections.abc import Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from whileai_env.data.jsonl import dumps_row, read_rows, write_rows
+from whileai_env.data.lines import sidecar
+from whileai_env.data.text import clean_str
+from whileai_env.errors import WhileaiError
+from whileai_env.store.card import CARD_FILE, ROWS_FILE, render_card
+from whileai_env.store.files import VERSIONS, sweep, write_version
+from whileai_env.store.manifest import Manifest
+from whileai_env.store.profile import profile_rows
+from whileai_env.store.root import store_root
+
+MANIFEST = "manifest.sqlite"
+_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,127}")
+
+Rows = Iterable[Mapping[str, Any]] | str | os.PathLike
+
+
+class Store:
+    """One store directory (``root``: see :func:`store_root`)."""
+
+    def __init__(self, root: str | os.PathLike | None = None) -> None:
+        self.root = store_root(root)
+        self.manifest = Manifest(self.root / MANIFEST)
+
+    def push(
+        self,
+        rows: Rows,
+        name: str,
+        parent: str | None = None,
+        description: str = "",
+        *,
+        config: Mapping[str, Any] | None = None,
+    ) -> str:
+        """Store ``rows`` (dicts, or a JSONL path whose run sidecar gives ``config``) as a new
+        version of ``name`` and return its id; ``parent`` (an id or a name) records lineage."""
+        if not isinstance(name, str) or not _NAME.fullmatch(name):
+            raise ValueError(f"a dataset name is letters, digits, '.', '_', '-': got {name!r}")
+        parent_id = self.entry(parent)["id"] if parent is not None else None
+        loaded, config = _load(rows, config)
+        data = "".join(clean_str(dumps_row(r) + "\n")[0] for r in loaded).encode("utf-8")
+        digest = hashlib.sha256(f"{name}\0{parent_id}\0".encode() + data).hexdigest()
+        version_id = f"ds_{digest[:16]}"
+        profile = profile_rows(loaded)
+        entry = {
+            "id": version_id,
+            "name": name,
+            "parent": parent_id,
+            "description": description,
+            "meta": {"config": config, "profile": profile},
+        }
+        card = render_card(entry, profile).encode("utf-8")
+        sweep(self.root)
+        write_version(self.root, version_id, [(ROWS_FILE, data), (CARD_FILE, card)])
+        self.manifest.insert(entry)
+        return version_id
+
+    def entry(self, name_or_id: str) -> dict[str, Any]:
+        """The manifest entry of an id, or of a name's latest version."""
+        found = self.manifest.get(name_or_id)
+        if found is None:
+            raise WhileaiError(
+                f"no dataset version or name {name_or_id!r} in the store {self.root}"
+            )
+        return found
+
+    def path(self, name_or_id: str) -> Path:
+        """The directory of a version (``rows.jsonl``, ``README.md``)."""
+        return self.root / VERSIONS / self.entry(name_or_id)["id"]
+
+    def pull(self, name_or_id: str, path: str | os.PathLike | None = None) -> Any:
+        """A version's rows; with ``path``, write them there as JSONL and return the path."""
+        rows = read_rows(self.path(name_or_id) / ROWS_FILE)
+        return rows if path is None else write_rows(rows, path)
+
+    def versions(self, name: str | None = None) -> list[dict[str, Any]]:
+        """The versions of ``name`` (every name when ``None``), oldest first, without the meta."""
+        return [_summary(e) for e in self.manifest.versions(name)]
+
+    def lineage(self, name_or_id: str) -> dict[str, Any]:
+        """Where a version came from: its parents (nearest first), spec hash, config, agent, counts."""
+        entry = self.entry(name_or_id)
+        parents, parent = [], entry["parent"]
+        while parent is not None:
+            parents.append(parent)
+            parent = self.entry(parent)["parent"]
+        profile = entry["meta"]["profile"]
+        return {
+            **_summary(entry),
+            "parents": parents,
+            "spec_hash": _one(profile["spec_hashes"]),
+            "config": entry["meta"]["config"],
+            "agent": _one(profile["agents"]),
+            "counts": {k: profile[k] for k in ("rows", "tasks", "graded", "mixed_tasks")},
+        }
+
+    def profile(self, name_or_id: str) -> dict[str, Any]:
+        """The version's profile (:func:`~whileai_env.store.profile.profile_rows`)."""
+        return dict(self.entry(name_or_id)["meta"]["profile"])
+
+    def finalize(self, name_or_id: str) -> dict[str, Any]:
+        """Mark a version finalized (ready to publish) and return its summary."""
+        entry = self.entry(name_or_id)
+        if not entry["meta"]["profile"]["rows"]:
+            raise WhileaiError(f"{entry['id']} holds no rows: nothing to finalize")
+        self.manifest.finalize(entry["id"])
+        return _summary(self.entry(entry["id"]))
+
+
+def _load(rows: Rows, config: Mapping[str, Any] | None) -> tuple[list[dict[str, Any]], Any]:
+    if not isinstance(rows, str | os.PathLike):
+        return [dict(r) for r in rows], dict(config) if config is not None else None
+    path = Path(rows)
+    if config is None and sidecar(path).is_file():
+        config = json.loads(sidecar(path).read_text(encoding="utf-8"))
+    return read_rows(path), config
+
+
+def _summary(entry: Mapping[str, Any]) -> dict[str, Any]:
+    out = {k: entry[k] for k in ("id", "name", "parent", "description", "created", "finalized")}
+    out["rows"] = entry["meta"]["profile"]["rows"]
+    return out
+
+
+def _one(values: list[str]) -> str | list[str] | None:
+    """A single value as itself, several as the list, none as ``None``."""
+    return values[0] if len(values) == 1 else (values or None)
