@@ -132,3 +132,30 @@ def test_ok_flags_are_booleans_named_for_success(name: str, writes: bool) -> Non
 def test_a_yes_no_status_is_an_outcome_of_a_write_and_a_fact_of_a_read() -> None:
     assert is_ok_flag("added_status", {"type": "boolean"}, writes=True)
     assert not is_ok_flag("login_status", {"type": "boolean"}, writes=False)
+
+
+def test_a_message_posted_to_a_channel_shows_in_its_history() -> None:
+    channel = {"channel_id": {"type": "string"}}
+    tools = [
+        {
+            "name": "post_message",
+            "description": "Post a message to a channel.",
+            "parameters": {
+                "type": "object",
+                "properties": {**channel, "text": {"type": "string"}},
+                "required": ["channel_id", "text"],
+            },
+        },
+        {
+            "name": "get_channel_history",
+            "description": "Get the recent messages of a channel.",
+            "parameters": {"type": "object", "properties": channel, "required": ["channel_id"]},
+        },
+    ]
+    world = wenv.World(tools, seed=2, options={"exists_share": 1.0})
+    posted = world.call("post_message", {"channel_id": "C0123", "text": "deploy at 5"})
+    history = world.call("get_channel_history", {"channel_id": "C0123"})
+    assert posted["status"] == "ok" and history["status"] == "ok"
+    assert {"message_id": posted["message_id"], "text": "deploy at 5"}.items() <= next(
+        m for m in history["messages"] if m["message_id"] == posted["message_id"]
+    ).items()

@@ -685,9 +685,11 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
         if isinstance(linked, list):
             target[ids_field] = [*linked, ident]
         children = target.get(children_field)
-        if isinstance(children, list):
+        if isinstance(children, list) or (is_parent and not isinstance(linked, list)):
+            # the parent shows what was made in it: a channel's read shows the posted message
             body = {k: copy_json(v) for k, v in call.args.items() if k not in p.locators}
-            target[children_field] = [*children, {id_key: ident, **body, "created_at": now}]
+            child = {id_key: ident, **body, "created_at": now}
+            target[children_field] = [*(children if isinstance(children, list) else []), child]
         if is_parent and p.name_noun != ref_noun:
             _apply(
                 target,
