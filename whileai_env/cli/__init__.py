@@ -16,6 +16,7 @@ from whileai_env.cli.report_command import report_cmd
 from whileai_env.cli.serve_command import serve_cmd
 from whileai_env.cli.simulate_command import simulate_cmd
 from whileai_env.cli.spec_commands import check_spec, draw_tasks_cmd
+from whileai_env.cli.store_command import store_cmd
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -35,6 +36,7 @@ for _command in (
     serve_cmd,
     probe_reward_cmd,
     report_cmd,
+    store_cmd,
 ):
     main.add_command(_command)
 
