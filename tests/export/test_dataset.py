@@ -107,9 +107,11 @@ def test_openai_and_trl_encode_arguments_differently() -> None:
 
 def test_tools_from_the_spec_are_openai_schemas() -> None:
     spec = wenv.load_spec(str(SPEC))
-    examples, _ = training_rows(graded_rows()[:1], tools=spec)
+    examples, report = training_rows(graded_rows(), tools=spec)
     names = [t["function"]["name"] for t in examples[0]["tools"]]
-    assert names == list(spec.tool_names)
+    assert names == list(spec.tool_names) and report["warnings"] == []
+    bare, bare_report = training_rows(graded_rows())  # the rows name their tools only
+    assert bare[0]["tools"] == [] and "pass tools=" in bare_report["warnings"][0]
 
 
 def _plant_deep(row: dict[str, Any]) -> dict[str, Any]:

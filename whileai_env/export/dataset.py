@@ -77,6 +77,11 @@ def training_rows(
             examples.append({**base, "messages": sample, "loss_mask": mask})
         report["rows"] += 1
     report["examples"] = len(examples)
+    if any(not e["tools"] for e in examples) and report["tool_call_roundtrip"]["checked"]:
+        report["warnings"].append(
+            "the rows name their tools without schemas: pass tools= (the spec) so the tools "
+            "column holds them and a chat template can render them"
+        )
     return examples, report
 
 
@@ -136,6 +141,7 @@ def _empty_report(format: str, mask_mode: str, unroll: bool) -> dict[str, Any]:
         "truncated_tool_messages": 0,
         "truncated_tool_chars": 0,
         "tool_call_roundtrip": {"encoding": FORMATS[format], "checked": 0, "invalid": 0},
+        "warnings": [],
     }
 
 
