@@ -157,7 +157,9 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="format"):
         training_rows(graded_rows(), format="sharegpt")
     with pytest.raises(ValueError, match="mask_mode"):
-        training_rows(graded_rows(), mask_mode="user")
+        training_rows([], mask_mode="user")
+    with pytest.raises(ValueError, match="max_tool_output_chars"):
+        training_rows([], max_tool_output_chars=-1)
 
 
 def test_parquet_round_trips_the_examples(tmp_path: Path) -> None:

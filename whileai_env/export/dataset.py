@@ -33,7 +33,12 @@ from typing import Any
 from whileai_env.data.rows import export_row, row_errors
 from whileai_env.errors import MissingExtraError, RowError
 from whileai_env.export.files import write_examples
-from whileai_env.export.messages import loss_mask, truncate_tool_output, wire_messages
+from whileai_env.export.messages import (
+    MASK_MODES,
+    loss_mask,
+    truncate_tool_output,
+    wire_messages,
+)
 from whileai_env.spec.load import Spec, load_spec
 
 FORMATS = {"openai": "json_string", "trl": "dict"}
@@ -57,8 +62,7 @@ def training_rows(
     ``tools`` (a spec or tool dicts) supplies the schemas when rows name their tools only.
     ``validate`` checks each row against schema v1 first (:class:`RowError` naming the row).
     """
-    if format not in FORMATS:
-        raise ValueError(f"format must be one of {sorted(FORMATS)}, got {format!r}")
+    _check_options(format, mask_mode, max_tool_output_chars)
     schemas = tool_schemas(tools)
     examples: list[dict[str, Any]] = []
     report = _empty_report(format, mask_mode, unroll)
@@ -86,11 +90,27 @@ def training_rows(
 
 
 def export_dataset(
-    rows: Iterable[Mapping[str, Any]], path: str | os.PathLike, **options: Any
+    rows: Iterable[Mapping[str, Any]],
+    path: str | os.PathLike,
+    *,
+    format: str = "openai",
+    mask_mode: str = "assistant",
+    unroll: bool = False,
+    max_tool_output_chars: int | None = None,
+    tools: Spec | Sequence[Mapping[str, Any]] | None = None,
+    validate: bool = True,
 ) -> dict[str, Any]:
     """Write ``rows`` as training examples to ``path`` (JSONL; Parquet when it ends with
-    ``.parquet``) and return the report with ``path``; ``options`` as :func:`training_rows`."""
-    examples, report = training_rows(rows, **options)
+    ``.parquet``) and return the report with ``path``; the options as :func:`training_rows`."""
+    examples, report = training_rows(
+        rows,
+        format=format,
+        mask_mode=mask_mode,
+        unroll=unroll,
+        max_tool_output_chars=max_tool_output_chars,
+        tools=tools,
+        validate=validate,
+    )
     return {**report, "path": str(write_examples(examples, path))}
 
 
@@ -117,6 +137,15 @@ def to_hf_dataset(rows: Iterable[Mapping[str, Any]], **options: Any) -> Any:
     json_columns = {k: datasets.Json() for k in _NESTED if k in examples[0]}
     features = datasets.Features({**plain.features, **json_columns})
     return datasets.Dataset.from_list(examples, features=features)
+
+
+def _check_options(format: str, mask_mode: str, max_tool_output_chars: int | None) -> None:
+    if format not in FORMATS:
+        raise ValueError(f"format must be one of {sorted(FORMATS)}, got {format!r}")
+    if mask_mode not in MASK_MODES:
+        raise ValueError(f"mask_mode must be one of {MASK_MODES}, got {mask_mode!r}")
+    if max_tool_output_chars is not None and max_tool_output_chars < 0:
+        raise ValueError(f"max_tool_output_chars must be >= 0, got {max_tool_output_chars}")
 
 
 def tool_schemas(

@@ -51,11 +51,15 @@ def preference_rows(
 
 
 def export_preference(
-    pairs: Iterable[Mapping[str, Any]], path: str | os.PathLike, **options: Any
+    pairs: Iterable[Mapping[str, Any]],
+    path: str | os.PathLike,
+    *,
+    format: str = "trl",
+    tools: Spec | list[Mapping[str, Any]] | None = None,
 ) -> dict[str, Any]:
     """Write ``pairs`` to ``path`` (JSONL; Parquet when it ends with ``.parquet``) and return the
-    report with ``path``; ``options`` as :func:`preference_rows`."""
-    examples, report = preference_rows(pairs, **options)
+    report with ``path``; the options as :func:`preference_rows`."""
+    examples, report = preference_rows(pairs, format=format, tools=tools)
     return {**report, "path": str(write_examples(examples, path))}
 
 
