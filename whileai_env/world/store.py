@@ -25,7 +25,8 @@ from whileai_env._util.hashing import unit
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.naming import resolve_field, slug, status_field
 from whileai_env.world.profile import SpecProfile, role_of
-from whileai_env.world.records import RecordContext, build_record, is_person, summary
+from whileai_env.world.record_fields import spec_record
+from whileai_env.world.records import RecordContext, is_person, summary
 from whileai_env.world.values import draw, iso, person
 
 _PERSONAL = ("email", "username", "phone", "handle", "login")
@@ -255,7 +256,10 @@ class Store:
         cache_key = (self.signature, f"{salt}|{noun}", ident)
         found = _BUILT.get(cache_key) if self.signature else None
         if found is None:
-            found = [build_record(self.ctx, noun, draw(self.record_key, salt, noun, ident)), None]
+            found = [
+                spec_record(self.spec, self.ctx, noun, draw(self.record_key, salt, noun, ident)),
+                None,
+            ]
             if self.signature:
                 if len(_BUILT) >= _CACHE_SIZE:
                     for old in list(_BUILT)[: _CACHE_SIZE // 4]:
@@ -299,7 +303,7 @@ class Store:
         key = (self.spec.spec.content_hash, noun)
         found = _SAMPLES.get(key)
         if found is None:
-            found = _SAMPLES[key] = build_record(self.ctx, noun, draw("sample", noun))
+            found = _SAMPLES[key] = spec_record(self.spec, self.ctx, noun, draw("sample", noun))
         return found
 
     def field_for(self, noun: str, arg: str) -> str | None:
