@@ -5,7 +5,10 @@ Generates ``--n`` actions (default 100,000) from a fixed seed, across the exampl
 ``gymnasium.make("whileai/agent", spec=...)``. Each action is drawn from one *family* (a valid
 call, a call with mutated arguments, random tag/bracket/quote text, deep nesting, huge numbers,
 odd Python values, junk message dicts, long degenerate text, oversize text). Episodes are cut
-at a random length; every finished or cut episode's row goes through ``validate_row``.
+at a random length; every finished or cut episode's row goes through ``validate_row``. Before
+the timed actions, each env plays one graded episode (a call and a reply) untimed: the first
+graded step of a process imports the grading modules and compiles their phrase families, and
+a spec's first compiles its tools' claim patterns, a one-time cost that is printed apart.
 
 Prints: actions, raised, steps over 50 ms of wall-clock and of CPU time (the second is the
 fairer figure on a busy machine; and how many were an episode's last step, which grades the
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import gc
+import heapq
 import json
 import math
 import random
@@ -129,6 +133,17 @@ def load_envs(paths: list[Path]) -> tuple[list[tuple[str, Any, wenv.Spec]], list
 
 # ---------------------------------------------------------------------------------------------
 # Action families
+
+
+def warm_up(envs: list[tuple[str, Any, wenv.Spec]]) -> float:
+    """Play one graded episode on each env (a call, then a reply); return the seconds it took."""
+    start = time.perf_counter()
+    for _, env, spec in envs:
+        env.reset(seed=0)
+        tool = spec.tools[0]
+        env.step({"tool_calls": [{"function": {"name": tool.name, "arguments": {}}}]})
+        env.step("I have done that for you; is there anything else?")
+    return time.perf_counter() - start
 
 
 def _noise(r: random.Random, size: int) -> str:
@@ -323,10 +338,12 @@ def run(n: int, seed: int) -> dict[str, Any]:
     """Play ``n`` hostile actions and return the counts."""
     r = random.Random(seed)
     envs, skipped = load_envs(spec_paths())
+    warm = warm_up(envs)
     names, weights = list(FAMILIES), [w for _, w in FAMILIES.values()]
     stats: dict[str, Counter] = defaultdict(Counter)
     times: list[float] = []
     worst = (0.0, "")
+    slowest: list[tuple[float, str, str, bool]] = []
     parser_worst = parser_cpu_worst = parser_no_gc_worst = 0.0
     clock = GcClock()
     rows = Counter()
@@ -374,6 +391,9 @@ def run(n: int, seed: int) -> dict[str, Any]:
             stats[family]["cpu_no_gc_over_50ms_final"] += bool(terminated or truncated)
         if ms > worst[0]:
             worst = (ms, family)
+        slowest = heapq.nlargest(
+            5, [*slowest, (cpu_ms, family, envs[k][0], bool(terminated or truncated))]
+        )
         left[k] -= 1
         if terminated or truncated or left[k] <= 0:
             rows["checked"] += 1
@@ -388,9 +408,11 @@ def run(n: int, seed: int) -> dict[str, Any]:
         "seed": seed,
         "specs": [name for name, _, _ in envs],
         "skipped": skipped,
+        "warm_up_s": warm,
         "stats": stats,
         "times": times,
         "worst": worst,
+        "slowest": slowest,
         "rows": rows,
         "parser_worst": parser_worst,
         "parser_cpu_worst": parser_cpu_worst,
@@ -408,7 +430,10 @@ def report(result: dict[str, Any], elapsed: float) -> None:
         print(
             f"specs skipped (refused at load): {len(result['skipped'])}: {', '.join(result['skipped'])}"
         )
-    print(f"actions: {result['n']:,} (seed {result['seed']}) in {elapsed:.1f} s")
+    print(
+        f"warm-up (one graded episode per spec, untimed): {result['warm_up_s']:.1f} s; "
+        f"actions: {result['n']:,} (seed {result['seed']}) in {elapsed:.1f} s in all"
+    )
     print(f"raised: {total['raised']}")
     print(
         f"steps over {SLOW_MS:.0f} ms: {total['over_50ms']} wall ({total['over_50ms_final']} of them the episode's "
@@ -424,6 +449,13 @@ def report(result: dict[str, Any], elapsed: float) -> None:
         f"{total['parse_over_50ms']}"
     )
     print(f"garbage collector: {result['gc_ms'] / 1000:.1f} s in all")
+    print(
+        "slowest steps by CPU: "
+        + "; ".join(
+            f"{ms:.1f} ms {family} on {spec}{' (last step)' if last else ''}"
+            for ms, family, spec, last in result["slowest"]
+        )
+    )
     print(
         f"rows checked: {result['rows']['checked']:,}   rows invalid: {result['rows']['invalid']}"
     )
