@@ -28,6 +28,7 @@ from whileai_env.errors import (
     ResumeMismatchError,
     RowError,
     SpecError,
+    StoreError,
     WhileaiError,
 )
 
@@ -46,6 +47,7 @@ _ERRORS = (
     "ResumeMismatchError",
     "RowError",
     "SpecError",
+    "StoreError",
     "WhileaiError",
 )
 
@@ -152,9 +154,17 @@ _PUBLIC: dict[str, str] = {
     # verifiers and export
     "load_environment": "whileai_env.envs.verifiers",
     "export_environment": "whileai_env.export.package",
+    # training exports and the dataset store
+    "export_dataset": "whileai_env.export.dataset",
+    "export_training": "whileai_env.export.dataset",
+    "to_hf_dataset": "whileai_env.export.dataset",
+    "training_rows": "whileai_env.export.dataset",
+    "export_preference": "whileai_env.export.preference",
+    "preference_rows": "whileai_env.export.preference",
+    "Store": "whileai_env.store.store",
 }
 #: Subpackages reachable as attributes (``whileai_env.world`` is also callable: ``wenv.world(tools)``).
-_SUBMODULES = ("world", "types", "judges")
+_SUBMODULES = ("world", "types", "judges", "store")
 
 __all__ = sorted([*_PUBLIC, *_ERRORS, *_SUBMODULES, "__version__"])
 
@@ -188,7 +198,14 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.episode.engine import Episode, StepResult
     from whileai_env.episode.stops import StopReason
     from whileai_env.episode.user import SimulatedUser
+    from whileai_env.export.dataset import (
+        export_dataset,
+        export_training,
+        to_hf_dataset,
+        training_rows,
+    )
     from whileai_env.export.package import export_environment
+    from whileai_env.export.preference import export_preference, preference_rows
     from whileai_env.grading.checklist import task_checklist
     from whileai_env.grading.conduct import conduct_grade
     from whileai_env.grading.judge import (
@@ -214,6 +231,7 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.simulation.run import simulate
     from whileai_env.spec.clauses import Clause, split_policy
     from whileai_env.spec.load import Spec, Tool, load_spec
+    from whileai_env.store.store import Store
     from whileai_env.world.fault_registry import register_fault_kind
     from whileai_env.world.mock import World
     from whileai_env.world.options import WorldOptions

@@ -68,6 +68,11 @@ class ResumeMismatchError(WhileaiError, ValueError):
     """``resume=True`` was asked of a file written by a run with another configuration."""
 
 
+class StoreError(WhileaiError, LookupError):
+    """The dataset store cannot do what was asked: an unknown name or version, a version with no
+    rows to finalize, or an unfinalized version sent to the Hub."""
+
+
 class RowError(WhileaiError, ValueError):
     """A row that does not match the schema; ``errors`` lists ``"$.path: problem"`` strings."""
 

@@ -9,7 +9,7 @@ from typing import Any
 import pytest
 
 import whileai_env.store as store
-from whileai_env.errors import WhileaiError
+from whileai_env.errors import StoreError
 from whileai_env.store.store import Store
 
 
@@ -90,14 +90,14 @@ def test_finalize_marks_the_version(tmp_path: Path) -> None:
     assert store.versions(root=tmp_path)[0]["finalized"] is False
     assert store.finalize(version, root=tmp_path)["finalized"] is True
     empty = store.push([], "empty", root=tmp_path)
-    with pytest.raises(WhileaiError, match="no rows"):
+    with pytest.raises(StoreError, match="no rows"):
         store.finalize(empty, root=tmp_path)
 
 
 def test_unknown_versions_and_bad_names_are_refused(tmp_path: Path) -> None:
-    with pytest.raises(WhileaiError, match="no dataset version or name 'nope'"):
+    with pytest.raises(StoreError, match="no dataset version or name 'nope'"):
         store.pull("nope", root=tmp_path)
-    with pytest.raises(WhileaiError, match="'ds_missing'"):
+    with pytest.raises(StoreError, match="'ds_missing'"):
         store.push(_rows(0), "orders", parent="ds_missing", root=tmp_path)
     with pytest.raises(ValueError, match="dataset name"):
         store.push(_rows(0), "../escape", root=tmp_path)

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 import whileai_env.store as store
-from whileai_env.errors import MissingExtraError, WhileaiError
+from whileai_env.errors import MissingExtraError, StoreError
 
 SECRET = "the refund ledger approves this order silently"
 
@@ -93,7 +93,7 @@ def test_to_hub_builds_an_hfapi_with_the_token(
 
 def test_to_hub_refuses_an_unfinalized_version(tmp_path: Path) -> None:
     version = store.push([{"task_id": "a"}], "draft", root=tmp_path)
-    with pytest.raises(WhileaiError, match="not finalized"):
+    with pytest.raises(StoreError, match="not finalized"):
         store.to_hub(version, "me/draft", root=tmp_path, api=FakeHfApi())
 
 

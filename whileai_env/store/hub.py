@@ -16,7 +16,7 @@ from typing import Any
 
 from whileai_env.data.jsonl import write_rows
 from whileai_env.data.rows import export_row
-from whileai_env.errors import MissingExtraError, WhileaiError
+from whileai_env.errors import MissingExtraError, StoreError
 from whileai_env.store.card import CARD_FILE, ROWS_FILE
 from whileai_env.store.store import Store
 
@@ -39,7 +39,7 @@ def to_hub(
     store = Store(root)
     entry = store.entry(version)
     if not entry["finalized"]:
-        raise WhileaiError(f"{entry['id']} is not finalized: finalize it before publishing")
+        raise StoreError(f"{entry['id']} is not finalized: finalize it before publishing")
     api = api if api is not None else _hf_api(token)
     rows = [export_row(r, share=share) for r in store.pull(entry["id"])]
     tag = f"whileai-{entry['id']}"

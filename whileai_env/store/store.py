@@ -28,7 +28,7 @@ from typing import Any
 from whileai_env.data.jsonl import dumps_row, read_rows, write_rows
 from whileai_env.data.lines import sidecar
 from whileai_env.data.text import clean_str
-from whileai_env.errors import WhileaiError
+from whileai_env.errors import StoreError
 from whileai_env.store.card import CARD_FILE, ROWS_FILE, render_card
 from whileai_env.store.files import VERSIONS, sweep, write_version
 from whileai_env.store.manifest import Manifest
@@ -84,9 +84,7 @@ class Store:
         """The manifest entry of an id, or of a name's latest version."""
         found = self.manifest.get(name_or_id)
         if found is None:
-            raise WhileaiError(
-                f"no dataset version or name {name_or_id!r} in the store {self.root}"
-            )
+            raise StoreError(f"no dataset version or name {name_or_id!r} in the store {self.root}")
         return found
 
     def path(self, name_or_id: str) -> Path:
@@ -127,7 +125,7 @@ class Store:
         """Mark a version finalized (ready to publish) and return its summary."""
         entry = self.entry(name_or_id)
         if not entry["meta"]["profile"]["rows"]:
-            raise WhileaiError(f"{entry['id']} holds no rows: nothing to finalize")
+            raise StoreError(f"{entry['id']} holds no rows: nothing to finalize")
         self.manifest.finalize(entry["id"])
         return _summary(self.entry(entry["id"]))
 
