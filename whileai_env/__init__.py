@@ -162,6 +162,9 @@ _PUBLIC: dict[str, str] = {
     "export_preference": "whileai_env.export.preference",
     "preference_rows": "whileai_env.export.preference",
     "Store": "whileai_env.store.store",
+    # report
+    "write_report": "whileai_env.report.page",
+    "summary_table": "whileai_env.report.summary",
 }
 #: Subpackages reachable as attributes (``whileai_env.world`` is also callable: ``wenv.world(tools)``).
 _SUBMODULES = ("world", "types", "judges", "store")
@@ -222,6 +225,8 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.judges.numeric import MathEqual, Numeric
     from whileai_env.judges.structured import JSONField, JSONSchema, JSONValid
     from whileai_env.judges.text import ExactMatch, Includes, MultipleChoice, Regex
+    from whileai_env.report.page import write_report
+    from whileai_env.report.summary import summary_table
     from whileai_env.scenarios.draw import draw_tasks, make_task, rebuild_task, tasks_from_rows
     from whileai_env.scenarios.faults import FaultRule, FaultSchedule
     from whileai_env.scenarios.grid import Cell, Grid, build_grid
