@@ -39,23 +39,7 @@ PICKED = (
     ("texture", ax.TEXTURES),
 )
 #: Known world defects: (spec, target tool) -> the reason code its misses show, and where.
-WORLD_DEFECTS = {
-    ("mcp-filesystem.json", "read_multiple_files"): (
-        "target_failed",
-        "world/mock.py _plan_view states only str/int details, so paths=[...] is never stated "
-        "and the file family answers not_found in state exists",
-    ),
-    ("mcp-filesystem.json", "search_files"): (
-        "missing_not_checked",
-        "a tool with an outputSchema is answered from it whatever the world state: "
-        "search_files in state missing answers ok",
-    ),
-    ("firecrawl-mcp.json", "firecrawl_research_related_papers"): (
-        "missing_not_checked",
-        "in state missing, a read whose locator is a list of ids (seed_ids=[...]) answers a "
-        "full list of items, never not_found or an empty list",
-    ),
-}
+WORLD_DEFECTS: dict[tuple[str, str], tuple[str, str]] = {}
 
 
 def _loadable() -> list[str]:

@@ -48,7 +48,7 @@ from whileai_env.world.output import Hinter, StoreReader, keep_drawn
 from whileai_env.world.profile import ToolProfile, locator_noun, profile_for
 from whileai_env.world.records import RecordContext
 from whileai_env.world.results import BUILDERS, ArgumentProblem
-from whileai_env.world.store import Entity, PlanView, Store
+from whileai_env.world.store import Entity, PlanView, Store, named_ids
 from whileai_env.world.synth import synth
 from whileai_env.world.validation import (
     FORMAT_CHECKER,
@@ -498,10 +498,11 @@ def _output_validator(spec: Spec, profile: ToolProfile) -> Any:
 def _stated_details(plan: PlanView) -> list[tuple[str, str]]:
     """The (argument, value) pairs the task states for its tools beyond its entities."""
     return [
-        (arg, str(value))
+        (arg, value)
         for per_tool in plan.details.values()
-        for arg, value in per_tool.items()
-        if type(value) is str and value not in plan.values
+        for arg, given in per_tool.items()
+        for value in named_ids(given)
+        if value not in plan.values
     ]
 
 
@@ -514,16 +515,18 @@ def _as_schedule(faults: Any) -> FaultSchedule:
 
 
 def _plan_view(task: Task | None, noun_of: Callable[[str], str]) -> PlanView:
+    """What the store reads of ``task``'s plan: every id its entities name (each item of a list
+    locator too) and every value its user states, so a stated list of paths or ids is as
+    present, or as missing, as a single one."""
     if task is None:
         return PlanView()
     plan = task.world
-    values = {str(v): k for k, v in plan.entities.items() if type(v) in (str, int)}
+    values = {ident: k for k, v in plan.entities.items() for ident in named_ids(v)}
     nouns = {value: noun_of(arg) for value, arg in values.items()}
     stated = set(values)
     for per_tool in plan.details.values():
         for value in per_tool.values():
-            if type(value) in (str, int):
-                stated.add(str(value))
+            stated.update(named_ids(value))
     details = {tool: dict(d) for tool, d in plan.details.items()}
     return PlanView(
         state=plan.state,

@@ -20,7 +20,7 @@ from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.naming import resolve_field, slug, status_field, word_set
 from whileai_env.world.profile import ID_LIKE, locator_noun, role_of
 from whileai_env.world.records import has_template, summary
-from whileai_env.world.store import Entity, copy_json, set_checked_fact
+from whileai_env.world.store import Entity, copy_json, named_ids, set_checked_fact
 from whileai_env.world.values import iso
 
 _LIMIT_ARGS = (
@@ -133,12 +133,13 @@ class ArgumentProblem(ValueError):
 
 
 def _missing_reference(call: Call) -> dict[str, Any] | None:
-    """``not_found`` for the first checked locator whose id does not exist."""
+    """``not_found`` for the first id a checked locator names (each item of a list) that does
+    not exist."""
     p = call.profile
     for arg in p.checked:
-        value = call.args.get(arg)
-        if type(value) in (str, int) and not call.store.exists(value):
-            return not_found(p.nouns[arg], value, arg)
+        for ident in named_ids(call.args.get(arg)):
+            if not call.store.exists(ident):
+                return not_found(p.nouns[arg], ident, arg)
     return None
 
 
@@ -350,12 +351,11 @@ def listing(call: Call) -> dict[str, Any]:
     subject = _subject(call)
     echo = call.echo()
     for arg in p.checked:
-        value = call.args.get(arg)
-        if type(value) in (str, int) and not store.exists(value):
-            if (
-                ID_LIKE.search(arg) or str(value) in store.plan.values
-            ):  # an id, or the entity the task names
-                return not_found(p.nouns[arg], value, arg)
+        for ident in named_ids(call.args.get(arg)):
+            if store.exists(ident):
+                continue
+            if ID_LIKE.search(arg) or ident in store.plan.values:  # an id, or the task's entity
+                return not_found(p.nouns[arg], ident, arg)
             return ok(echo, items=[], count=0)
     noun = p.noun
     id_key = call.spec.id_key(noun)

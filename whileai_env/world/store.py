@@ -145,6 +145,17 @@ def _ids_in(obj: Any, key: str, out: list[str]) -> list[str]:
     return out
 
 
+def named_ids(value: Any) -> list[str]:
+    """The ids a locator's value names: a string or an integer, or each one a list holds.
+
+    A list of ids or paths (``seed_ids=[...]``, ``paths=[...]``) names every item as a single
+    locator names its one id, so the plan states them, the store decides each one's existence
+    and a read finds each one missing or there alike.
+    """
+    items = value if isinstance(value, list) else [value]
+    return [str(v) for v in items if type(v) in (str, int)]
+
+
 @lru_cache(maxsize=1024)
 def _personal_field(id_key: str) -> str:
     """The record field an email/username-like id key fills (``customer_email`` → ``email``)."""

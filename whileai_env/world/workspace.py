@@ -22,6 +22,7 @@ from typing import Any
 
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.context import Call, error, not_found, ok
+from whileai_env.world.store import named_ids
 from whileai_env.world.values import COMMIT_MESSAGES, draw, iso, person
 
 _BASE_FILES = (
@@ -289,9 +290,9 @@ def _task_missing(call: Call) -> dict[str, Any] | None:
     if plan.state != "missing":
         return None
     for arg in call.profile.checked:
-        value = call.args.get(arg)
-        if type(value) in (str, int) and str(value) in plan.values:
-            return not_found(call.profile.nouns.get(arg, "record"), value, arg)
+        for value in named_ids(call.args.get(arg)):
+            if value in plan.values:
+                return not_found(call.profile.nouns.get(arg, "record"), value, arg)
     return None
 
 
@@ -348,7 +349,7 @@ def files(call: Call) -> dict[str, Any]:
     op = _op(call, _FILE_OPS, "write" if call.profile.is_write else "read")
     path = _path_arg(call)
     if op == "search":
-        return _search(call, ws)
+        return _missing_scope(call, ws) or _search(call, ws)
     if op == "list":
         return _list_dir(call, ws, path or ".")
     field = (call.profile.roles.paths or tuple(call.profile.tool.required[:1]) or ("path",))[0]
@@ -455,6 +456,16 @@ def _list_dir(call: Call, ws: Workspace, path: str) -> dict[str, Any]:
         for n, t in seen.items()
     ]
     return ok(call.echo(), items=items, count=len(items))
+
+
+def _missing_scope(call: Call, ws: Workspace) -> dict[str, Any] | None:
+    """``not_found`` for the first path a search is told to look within that is not there: a
+    search in a folder that does not exist finds no folder, not zero matches."""
+    for arg in call.profile.roles.paths:
+        for path in named_ids(call.args.get(arg)):
+            if not (ws.is_dir(path) or _stated(call, ws, path)):
+                return not_found(call.profile.nouns.get(arg, "directory"), path, arg)
+    return None
 
 
 def _search(
