@@ -95,8 +95,10 @@ def test_a_list_and_a_get_of_the_same_id_agree_and_a_list_has_no_repeats(name: s
         for item in (i for i in items if isinstance(i, dict)):
             for key, value in item.items():
                 for taker in takers.get(key, ()):
+                    if _family(world, taker) != "record":
+                        continue  # a write (close_ticket) would change what the list showed
                     got = world.call(taker, {key: value})
-                    if _family(world, taker) != "record" or got.get("status") != "ok":
+                    if got.get("status") != "ok":
                         continue
                     read = _body(got)
                     bad = [k for k in item if k in read and read[k] != item[k]]

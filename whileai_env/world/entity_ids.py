@@ -11,6 +11,7 @@ When no value satisfies them all, the spec is inconsistent: :func:`find_id_confl
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Mapping
 from dataclasses import dataclass
@@ -181,4 +182,59 @@ def mint_id(
     from whileai_env.world.arguments import locator_value
 
     schema = id_schema(spec, noun, key, fallback)
-    return locator_value(key, schema, noun, str(r.getrandbits(48)), spec=spec, noun=noun)
+    minted = locator_value(key, schema, noun, str(r.getrandbits(48)), spec=spec, noun=noun)
+    return int(minted) if isinstance(minted, float) and minted.is_integer() else minted
+
+
+_NUMERIC = re.compile(r"-?\d+(?:\.0+)?")
+_NUMBER_TYPES = frozenset({"integer", "number"})
+_NUMERIC_ARGS: dict[str, frozenset[str]] = {}
+
+
+def numeric_id_args(spec: Any) -> frozenset[str]:
+    """The id arguments (by name) that every tool taking them wants as an integer or number
+    (``get_ticket(ticket_id: integer)``): a result shows those ids as ints, never ``"2"`` or
+    ``"16216.0"``, so an id read from a list is accepted where it is used. An argument some tool
+    takes as a string is left out (a text id fits it)."""
+    key = f"numeric|{spec.content_hash}"
+    found = _NUMERIC_ARGS.get(key)
+    if found is None:
+        kinds: dict[str, set[str]] = {}
+        for (_, kind), entries in _id_schemas(spec).items():
+            for _, arg, schema in entries if kind == "id" else ():
+                declared = schema.get("type")
+                kinds.setdefault(arg, set()).update(
+                    {declared} if isinstance(declared, str) else set(declared or ("string",))
+                )
+        found = frozenset(arg for arg, types in kinds.items() if types <= _NUMBER_TYPES)
+        _NUMERIC_ARGS[key] = found
+    return found
+
+
+def as_number(value: Any) -> Any:
+    """``value`` as the int it spells (``"2"``, ``"16216.0"``, ``16216.0`` → the int); anything
+    else unchanged."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and _NUMERIC.fullmatch(value):
+        return int(value.split(".")[0])
+    return value
+
+
+def typed_ids(value: Any, numeric: frozenset[str]) -> Any:
+    """``value`` (a result) with every field named by one of the ``numeric`` id arguments shown
+    as an int, at any depth (a list's items, a record's related ids)."""
+    if isinstance(value, dict):
+        return {
+            k: (
+                [as_number(x) for x in v]
+                if k in numeric and isinstance(v, list)
+                else as_number(v)
+                if k in numeric
+                else typed_ids(v, numeric)
+            )
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        return [typed_ids(v, numeric) for v in value]
+    return value

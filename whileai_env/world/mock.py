@@ -41,7 +41,7 @@ from whileai_env.spec.load import Spec, load_spec
 from whileai_env.types import Execute
 from whileai_env.world.binding import active_world
 from whileai_env.world.context import Call, error
-from whileai_env.world.entity_ids import mint_id
+from whileai_env.world.entity_ids import mint_id, numeric_id_args, typed_ids
 from whileai_env.world.fault_registry import fault_kind
 from whileai_env.world.options import WorldOptions, coerce_options
 from whileai_env.world.output import Hinter, StoreReader, keep_drawn
@@ -412,6 +412,9 @@ class World:
                 result = BUILDERS[family](call)
         except ArgumentProblem as exc:
             return error("rejected", str(exc), field=exc.field, problem="out_of_range")
+        numeric = numeric_id_args(self.spec)
+        if numeric and result.get("status") == "ok":  # ids as the tools taking them want them
+            result = typed_ids(result, numeric)
         if profile.output_schema is not None and result.get("status") == "ok":
             result = self._conform(profile, result, call)
         return result

@@ -34,6 +34,29 @@ def word_set(name: str) -> frozenset[str]:
     return frozenset(singular(w) for w in name_tokens(name)) - _GENERIC
 
 
+#: Abbreviations a field name may use for the words it stands for (``dob``: date of birth), so
+#: a write's ``dob`` changes the record's ``date_of_birth`` instead of adding a second field.
+_ABBREVIATIONS: dict[str, tuple[str, ...]] = {
+    "dob": ("date", "birth"),
+    "birthdate": ("date", "birth"),
+    "birthday": ("date", "birth"),
+    "qty": ("quantity",),
+    "addr": ("address",),
+    "amt": ("amount",),
+    "desc": ("description",),
+    "msg": ("message",),
+    "tel": ("phone",),
+    "ssn": ("social", "security"),
+}
+
+
+@lru_cache(maxsize=8192)
+def spelt_out(name: str) -> frozenset[str]:
+    """The words of a name with each known abbreviation spelt out (``dob`` and
+    ``date_of_birth`` → ``{date, birth}``)."""
+    return frozenset(w for word in word_set(name) for w in _ABBREVIATIONS.get(word, (word,)))
+
+
 _RESOLVED: dict[tuple[tuple[str, ...], str], str | None] = {}
 
 
@@ -84,4 +107,6 @@ def _resolve(record: Mapping[str, Any], arg: str) -> str | None:
         have = word_set(key)
         if have and have <= wanted:
             return key
-    return None
+    spelt = spelt_out(base)
+    same = [key for key in record if spelt_out(key) == spelt]
+    return same[0] if len(same) == 1 else None  # an abbreviation, only when one field fits

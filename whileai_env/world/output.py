@@ -169,6 +169,8 @@ class Hinter:
         if found is None:
             return None
         found = _in_enum(found, schema)
+        if type(found) is int and not fits(found, schema, self.root):
+            found = str(found)  # a numeric id a string field declares is its digits
         return (
             found if fits(found, schema, self.root) else None
         )  # a near name that does not fit is no answer

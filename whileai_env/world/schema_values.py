@@ -33,7 +33,7 @@ from whileai_env.world.concepts import NUMBER_RANGES, Field, field, number_conce
 from whileai_env.world.formats import format_value, strict_validator
 from whileai_env.world.ids import id_candidates
 from whileai_env.world.makers import Scope, argv, like, make_strings, tense
-from whileai_env.world.naming import resolve_field
+from whileai_env.world.naming import resolve_field, spelt_out
 from whileai_env.world.patterns import matches, sample
 from whileai_env.world.validation import find_placeholder
 
@@ -321,8 +321,13 @@ class Walker:
             out[k] = self.value(props[k], k, child, _hint_for(hints, k), depth + 1)
         extra = schema.get("additionalProperties", True)
         if hints is not None and extra is not False and not schema.get("patternProperties"):
+            said = {spelt_out(k) for k in out} - {
+                frozenset()
+            }  # ``dob`` shown: it is ``date_of_birth``
             for k, val in hints.items():
-                if k not in out and (extra is True or fits(val, extra, self.root)):
+                if k in out or spelt_out(k) in said:
+                    continue
+                if extra is True or fits(val, extra, self.root):
                     out[k] = val
         for k in required:
             if k not in out:

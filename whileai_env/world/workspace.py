@@ -382,6 +382,9 @@ def files(call: Call) -> dict[str, Any]:
             text = ws.read(path) if op == "edit" else ""
         created = ws.write(path, text)
         return ok(call.echo(), bytes_written=len(text.encode("utf-8")), created=created)
+    listed = _listed_paths(call)
+    if op == "read" and listed is not None:
+        return _read_each(call, ws, *listed)
     if not _stated(call, ws, path):
         return not_found("file", path, field)
     if op in ("move", "copy"):
@@ -404,6 +407,47 @@ def files(call: Call) -> dict[str, Any]:
         total_lines=len(lines),
         size_bytes=len(ws.read(path).encode("utf-8")),
     )
+
+
+#: A description saying one failed read does not stop the others (``read_multiple_files``).
+_EACH_ON_ITS_OWN = re.compile(
+    r"\b(?:won'?t|will not|do(?:es)?n'?t|do(?:es)? not|never|without)\s+"
+    r"(?:stop|abort|halt|interrupt|fail)|\bcontinu\w*\s+(?:on|after|despite|past)\b"
+    r"|\bpartial\s+(?:results?|success)\b|\beach\b[^.]{0,60}\b(?:own|separately|independently)\b",
+    re.IGNORECASE,
+)
+
+
+def _listed_paths(call: Call) -> tuple[str, list[str]] | None:
+    """The path argument holding a list of paths and its paths, when the call gives a list
+    (``paths=[...]``); ``None`` for a call naming a single path (or an empty list)."""
+    roles = call.profile.roles
+    for arg in (roles.source, *roles.paths, call.profile.primary):
+        value = call.args.get(arg) if arg else None
+        if isinstance(value, list) and arg is not None:
+            paths = [v for v in value if isinstance(v, str) and v.strip()]
+            return (arg, paths) if paths else None
+    return None
+
+
+def _read_each(call: Call, ws: Workspace, field: str, paths: list[str]) -> dict[str, Any]:
+    """A read of several paths checks and answers each one: its content, or its own
+    ``not_found``. A missing path fails the whole call unless the description says one failed
+    read does not stop the rest; then the others are still read."""
+    answers: list[dict[str, Any]] = []
+    for path in dict.fromkeys(paths):
+        if _stated(call, ws, path):
+            answers.append({"path": path, "content": ws.read(path)})
+        else:
+            answers.append({"path": path, "error": not_found("file", path, field)["error"]})
+    failed = [a["path"] for a in answers if "error" in a]
+    if failed and not _EACH_ON_ITS_OWN.search(call.profile.tool.description or ""):
+        return not_found("file", failed[0], field)
+    content = "\n".join(
+        f"{a['path']}:\n{a['content']}" if "content" in a else f"{a['path']}: Error - not found"
+        for a in answers
+    )
+    return ok(call.echo(), files=answers, content=content, count=len(answers), failed=len(failed))
 
 
 def _move(call: Call, ws: Workspace, source: str, *, keep: bool) -> dict[str, Any]:

@@ -1,0 +1,135 @@
+"""Ids a list shows fit every tool that takes them (issue 11, item 1).
+
+An entity's id is minted once, in the one format the spec's tools agree on; a result shows it in
+the type the receiving schema wants: ``get_ticket(ticket_id: integer)`` means a list shows
+``ticket_id: 2``, never ``"2"`` or ``"16216.0"``. The property runs over every corpus spec.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+import whileai_env as wenv
+from tests.corpus import corpus_specs
+from whileai_env._util.frozen import thaw
+from whileai_env.world.entity_ids import as_number, form, typed_ids
+from whileai_env.world.schema_values import fits
+
+_READ_ONLY = {"readOnlyHint": True}
+
+
+def _tool(name: str, description: str, props: dict[str, Any], required: list[str]) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "annotations": _READ_ONLY,
+        "parameters": {"type": "object", "properties": props, "required": required},
+    }
+
+
+@pytest.fixture(scope="module")
+def spec() -> wenv.Spec:
+    """Tickets listed with no declared id type, read by an integer id; issues by a number."""
+    return wenv.load_spec(
+        tools=[
+            _tool("list_tickets", "List support tickets.", {"limit": {"type": "integer"}}, []),
+            _tool(
+                "get_ticket",
+                "Get one ticket by its id.",
+                {"ticket_id": {"type": "integer"}},
+                ["ticket_id"],
+            ),
+            _tool("list_issues", "List the repository's issues.", {}, []),
+            _tool(
+                "get_issue",
+                "Get one issue.",
+                {"issue_number": {"type": "number"}},
+                ["issue_number"],
+            ),
+        ]
+    )
+
+
+def test_a_numeric_id_reads_as_the_int_it_spells():
+    assert as_number("2") == 2 and as_number("16216.0") == 16216 and as_number(16216.0) == 16216
+    assert as_number("T-2") == "T-2" and as_number(2.5) == 2.5
+    assert typed_ids({"items": [{"a_id": "7", "name": "7"}]}, frozenset({"a_id"})) == {
+        "items": [{"a_id": 7, "name": "7"}]
+    }
+
+
+@pytest.mark.parametrize(
+    ("lister", "getter", "key"),
+    [
+        ("list_tickets", "get_ticket", "ticket_id"),
+        ("list_issues", "get_issue", "issue_number"),
+    ],
+)
+def test_a_listed_id_is_an_int_the_get_tool_accepts(spec, lister, getter, key):
+    world = wenv.world(spec)
+    items = world.call(lister, {})["items"]
+    assert items and all(type(item[key]) is int for item in items)
+    got = world.call(getter, {key: items[0][key]})
+    assert got["status"] == "ok", got
+
+
+def test_a_declared_string_id_field_shows_the_digits():
+    out = {
+        "type": "object",
+        "properties": {
+            "tickets": {
+                "type": "array",
+                "items": {"type": "object", "properties": {"id": {"type": "string"}}},
+            }
+        },
+    }
+    lister = {**_tool("list_tickets", "List support tickets.", {}, []), "outputSchema": out}
+    getter = _tool("get_ticket", "Get a ticket.", {"ticket_id": {"type": "integer"}}, ["ticket_id"])
+    world = wenv.world(wenv.load_spec(tools=[lister, getter]))
+    item = world.call("list_tickets", {})["tickets"][0]
+    assert item["id"] == str(item["ticket_id"]) and type(item["ticket_id"]) is int
+
+
+def _takers(world: wenv.World) -> dict[str, list[tuple[str, Any]]]:
+    """Per id argument name, each (tool, schema) that takes it (an array's items schema)."""
+    out: dict[str, list[tuple[str, Any]]] = {}
+    for name, tp in world._profile.tools.items():
+        for arg in tp.locators:
+            schema = thaw(tp.properties.get(arg)) or {}
+            if isinstance(schema, dict) and schema.get("type") == "array":
+                schema = schema.get("items") or {}
+            if form(arg) == "id" and isinstance(schema, dict):
+                out.setdefault(arg, []).append((name, schema))
+    return out
+
+
+def _specs() -> list[wenv.Spec]:
+    out = []
+    for path in corpus_specs():
+        try:
+            out.append(wenv.load_spec(path))
+        except wenv.SpecError:
+            continue
+    return out
+
+
+@pytest.mark.parametrize("spec_", _specs(), ids=lambda s: s.name)
+def test_every_listed_id_validates_against_every_tool_taking_it(spec_: wenv.Spec) -> None:
+    world = wenv.World(spec_, seed=5, options={"exists_share": 1.0})
+    takers = _takers(world)
+    refused = []
+    for tool in spec_.tools:
+        if tool.required or world._profile.tools[tool.name].family != "list":
+            continue
+        result = world.call(tool.name, {})
+        for listed in (v for v in result.values() if isinstance(v, list)):
+            for item in (i for i in listed if isinstance(i, dict)):
+                for key, value in item.items():
+                    refused += [
+                        f"{tool.name}.{key}={value!r} -> {taker}"
+                        for taker, schema in takers.get(key, ())
+                        if not fits(value, schema, schema)
+                    ]
+    assert not refused, "\n".join(refused[:20])
