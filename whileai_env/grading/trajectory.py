@@ -160,6 +160,8 @@ def declared_tools(tools: Any) -> tuple[frozenset[str] | None, dict[str, str]]:
 
 _CODE_CHAR = re.compile(r"[\d_@#]")
 _EDGE = ".,;:!?()[]{}<>\"'*`"
+#: Lookups a trajectory answers by substring search alone before it builds its set of seen words.
+_SUBSTRING_LOOKUPS = 16
 
 
 @lru_cache(maxsize=1024)
@@ -245,6 +247,8 @@ class Trajectory:
         "_args_text",
         "_everything",
         "_kind_cache",
+        "_lookups",
+        "_pieces",
         "_repeats",
         "_results",
         "_seen",
@@ -326,6 +330,8 @@ class Trajectory:
         self._args_text: str | None = None
         self._repeats: list[tuple[Step, Sequence[Step]]] | None = None
         self._seen: dict[str, bool] = {}
+        self._pieces: frozenset[str] | None = None
+        self._lookups = 0
 
     def kind_of(self, tool: str) -> str | None:
         """The tool's kind: from the ledger, the row's ``tool_kinds``, the declared spec, or its name."""
@@ -372,7 +378,15 @@ class Trajectory:
 
     def seen_anywhere(self, value: str) -> bool:
         """Whether ``value`` (lowercase) appears in a user turn, the system prompt, a tool result or
-        a tool argument."""
+        a tool argument.
+
+        Past the first few lookups, a value that is a whole word of that text is found in a set
+        (see :meth:`_words_seen`) and only the rest are searched as substrings, so checking every
+        word of a long reply costs the text's length about once, not once per word; a short
+        reply never pays for the set."""
+        self._lookups += 1
+        if self._lookups > _SUBSTRING_LOOKUPS and value in self._words_seen():
+            return True
         if value in self.user_text or value in self.system:
             return True
         seen = self._seen
@@ -382,16 +396,36 @@ class Trajectory:
         seen[value] = found
         return found
 
+    def _words_seen(self) -> frozenset[str]:
+        """The whitespace-separated words of everything seen (user turns, system prompt, tool
+        results and arguments), lowercase, as written, with ``code_words``' edge punctuation
+        stripped, and without a leading ``#``: each one a substring of that text, so membership
+        answers :meth:`seen_anywhere` exactly when it says yes."""
+        if self._pieces is None:
+            words: set[str] = set()
+            for text in (self.user_text, self.system, self._results_text(), self._arguments_text()):
+                for word in text.split():
+                    bare = word.strip(_EDGE)
+                    words.update((word, bare, bare.lstrip("#")))
+            self._pieces = frozenset(words)
+        return self._pieces
+
     def _seen_in_calls(self, value: str) -> bool:
+        return value in self._results_text() or value in self._arguments_text()
+
+    def _results_text(self) -> str:
+        """Every tool result's text, lowercase (built once)."""
         if self._everything is None:
             self._everything = "\n".join([self.result_text(i) for i in range(len(self.steps))])
-        if value in self._everything:
-            return True
+        return self._everything
+
+    def _arguments_text(self) -> str:
+        """Every call's arguments as JSON, lowercase (built once)."""
         if self._args_text is None:
             self._args_text = json.dumps(
                 [s.raw.get("arguments") for s in self.steps], ensure_ascii=False, default=str
             ).lower()
-        return value in self._args_text
+        return self._args_text
 
     def repeats(self) -> list[tuple[Step, Sequence[Step]]]:
         """Every call that repeats an earlier one (same tool, same arguments), with those earlier
