@@ -484,6 +484,8 @@ def _changes(
         if isinstance(value, dict) and value and depth < 4 and _wraps_changes(record, arg, value):
             for k, v in _changes(record, value, status_name, statuses, depth + 1).items():
                 out.setdefault(k, v)
+        elif _empty_wrapper(record, arg, value):
+            continue
         elif (
             word_set(arg) & {"status", "state"}
             and status_name in record
@@ -505,6 +507,18 @@ def _status_options(
     enum = store.spec.enums.get(arg, ())
     current = record.get(status_field(ent.noun))
     return (*store.spec.statuses.get(ent.noun, ()), *(enum if current in enum else ()))
+
+
+def _empty_wrapper(record: Mapping[str, Any], arg: str, value: Any) -> bool:
+    """A wrapper's name (``changes``, ``patch``) holding no object of changes (``None``, text, a
+    list) and naming no field of the record: it changes nothing, and is never stored as a field."""
+    tokens = set(name_tokens(arg))
+    return (
+        not isinstance(value, dict)
+        and bool(tokens)
+        and tokens <= _CHANGE_WRAPPERS
+        and resolve_field(record, arg) is None
+    )
 
 
 def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]) -> bool:

@@ -1,0 +1,47 @@
+"""An update's wrapper of changes (``patch``, ``changes``) is opened, never stored as a field."""
+
+from __future__ import annotations
+
+import pytest
+
+import whileai_env as wenv
+
+SPEC = wenv.load_spec(
+    tools=[
+        {
+            "name": "get_ticket",
+            "parameters": {
+                "type": "object",
+                "properties": {"ticket_id": {"type": "string"}},
+                "required": ["ticket_id"],
+            },
+        },
+        {
+            "name": "update_ticket",
+            "parameters": {
+                "type": "object",
+                "properties": {"ticket_id": {"type": "string"}, "priority": {"type": "string"}},
+                "required": ["ticket_id"],
+            },
+        },
+    ]
+)
+
+
+@pytest.mark.parametrize("value", [None, "", "raise it", [], ["priority"]])
+def test_a_wrapper_holding_no_object_changes_nothing(value):
+    world = wenv.World(SPEC, seed=0, options={"exists_share": 1.0})
+    assert world.call("get_ticket", {"ticket_id": "T-1"})["status"] == "ok"
+    result = world.call("update_ticket", {"ticket_id": "T-1", "priority": "high", "changes": value})
+    assert result["status"] == "ok" and "changes" not in result["updated"]
+    after = world.call("get_ticket", {"ticket_id": "T-1"})
+    assert "changes" not in after and after.get("priority") == "high"
+
+
+def test_a_wrapper_holding_an_object_is_opened():
+    world = wenv.World(SPEC, seed=0, options={"exists_share": 1.0})
+    world.call("get_ticket", {"ticket_id": "T-1"})
+    result = world.call("update_ticket", {"ticket_id": "T-1", "patch": {"priority": "low"}})
+    after = world.call("get_ticket", {"ticket_id": "T-1"})
+    assert "priority" in result["updated"] and after.get("priority") == "low"
+    assert "patch" not in after
