@@ -178,6 +178,40 @@ def _pools(cells: list[Cell], spec: Spec, split: bool) -> tuple[np.ndarray, np.n
     return restraint, hard, easy
 
 
+class _Drafts:
+    """The phrasing-0 draft of each cell's next situation, with its opener's embedding, made
+    once: a candidate that loses is met again with the same situation (about half of all
+    candidates on a large grid), and its draft is a pure function of the cell and situation."""
+
+    def __init__(self, cells: list[Cell], spec: Spec, seed: int, visits: np.ndarray) -> None:
+        self.cells, self.spec, self.seed, self.visits = cells, spec, seed, visits
+        self._made: dict[int, tuple[_Draft, np.ndarray]] = {}
+
+    def get(self, i: int) -> tuple[_Draft, np.ndarray]:
+        """Cell ``i``'s draft for its next situation (``visits[i]``) and its embedding."""
+        hit = self._made.get(i)
+        if hit is None:
+            draft = _Draft.of(
+                self.cells[i], self.spec, seed=self.seed, situation=int(self.visits[i]), phrasing=0
+            )
+            hit = self._made[i] = (draft, embed(draft.opener))
+        return hit
+
+    def pop(self, i: int) -> tuple[_Draft, np.ndarray]:
+        """Cell ``i``'s draft, forgotten: the cell is drawn, so its next situation is another."""
+        hit = self.get(i)
+        self._made.pop(i, None)
+        return hit
+
+
+def _pick(chosen: list[int], drafts: _Drafts, recent: np.ndarray, *, key: tuple) -> int:
+    """Index in ``chosen`` of the candidate whose opener is least like ``recent`` (the first when
+    there is nothing to compare, without drafting the others)."""
+    if len(recent) == 0 or len(chosen) == 1:
+        return 0
+    return most_novel([drafts.get(i)[1] for i in chosen], recent, key=key)
+
+
 def _draw(
     spec: Spec,
     grid: Grid,
@@ -206,6 +240,7 @@ def _draw(
     recent = np.zeros((RECENT, DIM), dtype=np.float32)
     filled = 0
     owner: dict[str, str] = {}
+    drafts = _Drafts(cells, spec, seed, visits)
     s = 0
     while True:
         if (
@@ -224,17 +259,13 @@ def _draw(
         weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
         r = rng("draw", seed, s)
         chosen = r.choices(idx.tolist(), weights=weights.tolist(), k=min(candidates, len(idx)))
-        drafts = [
-            _Draft.of(cells[i], spec, seed=seed, situation=int(visits[i]), phrasing=0)
-            for i in chosen
-        ]
-        vectors = [embed(d.opener) for d in drafts]
-        pick_i = most_novel(vectors, recent[: min(filled, len(recent))], key=(seed, s))
-        first = drafts[pick_i].task(spec, repeats=topo.repeats, fault_rate=rate)
+        pick_i = _pick(chosen, drafts, recent[: min(filled, len(recent))], key=(seed, s))
         ci = chosen[pick_i]
+        draft, vector = drafts.pop(ci)
+        first = draft.task(spec, repeats=topo.repeats, fault_rate=rate)
         visits[ci] += 1
         value_counts[coords[ci]] += 1
-        recent[filled % len(recent)] = vectors[pick_i]
+        recent[filled % len(recent)] = vector
         filled += 1
         situation: list[Task] = []
         phrasing = 0
