@@ -8,6 +8,10 @@ shared tasks). A metric *moved* when its interval excludes zero; with ``run_std`
 report (``ok`` is ``False``); any other significant drop is a warning. Markers read with the
 one polarity: ``1.0`` is good, so a drop is a regression.
 
+``proxy`` names the metric the training optimised (the training reward, a reward model's
+marker) when ``target`` is the one you care about: a proxy that moved up while the target did not
+move up is the over-optimisation picture (rlhf-book ch. 14) and fails the report.
+
 ``by`` (a row key, a ``scenario_dimensions`` coordinate, a marker, or a callable ``row -> label``)
 compares the target within each group too, and ``groups_down`` names the groups whose target
 dropped significantly: a headline carried by one dominant kind of ask cannot hide the others.
@@ -36,6 +40,7 @@ def delta_report(
     *,
     target: str = "pass_at_1",
     must_not_regress: Sequence[str] = (),
+    proxy: str | None = None,
     by: Label | None = None,
     run_std: float | None = None,
     threshold: float = 1.0,
@@ -44,9 +49,18 @@ def delta_report(
     """See the module docstring. Returns ``target``, ``headline`` (the target's comparison with
     its ``direction`` and ``verdict``: ``moved_up``, ``moved_down``, ``no_change`` or
     ``within_eval_noise``), ``metrics`` (every compared metric), ``regressions``, ``warnings``,
-    ``ok``, and with ``by`` also ``groups`` and ``groups_down``."""
+    ``ok``, with ``proxy`` also ``proxy`` (:func:`_proxy_check`), and with ``by`` also ``groups``
+    and ``groups_down``.
+
+    >>> before = [{"task_id": f"t{i}", "reward": 0.5, "markers": {"rm": 0.2}} for i in range(20)]
+    >>> after = [{"task_id": f"t{i}", "reward": 0.5, "markers": {"rm": 0.9}} for i in range(20)]
+    >>> report = delta_report(before, after, target="reward", proxy="rm")
+    >>> report["ok"], report["proxy"]["diverged"]
+    (False, True)
+    """
     before, after = list(before), list(after)
-    names = _metrics(before, after, target, must_not_regress)
+    extra = [proxy] if proxy is not None else []
+    names = _metrics(before, after, [target, *extra])
     metrics = {name: _one(before, after, name, run_std, threshold, seed) for name in names}
     regressions = [n for n in must_not_regress if metrics.get(n, {}).get("direction") == "down"]
     warnings = [
@@ -64,6 +78,11 @@ def delta_report(
         "ok": not regressions,
         "run_std": run_std,
     }
+    if proxy is not None:
+        report["proxy"] = _proxy_check(metrics, proxy, target)
+        report["ok"] = report["ok"] and not report["proxy"]["diverged"]
+        if proxy not in metrics:
+            warnings.append(f"proxy {proxy} is not measured on both sides")
     if by is not None:
         report.update(_by_group(before, after, target, by, run_std, threshold, seed))
     return report
@@ -72,12 +91,12 @@ def delta_report(
 def _metrics(
     before: list[Mapping[str, Any]],
     after: list[Mapping[str, Any]],
-    target: str,
-    must_not_regress: Sequence[str],
+    headline: Sequence[str],
 ) -> list[str]:
-    """pass@1, the target, and every marker both sides carry (sorted)."""
+    """pass@1, the ``headline`` metrics (the target, the proxy), and every marker both sides
+    carry (sorted)."""
     shared = _marker_names(before) & _marker_names(after)
-    wanted = ["pass_at_1", target, *sorted(shared)]
+    wanted = ["pass_at_1", *headline, *sorted(shared)]
     return list(dict.fromkeys(n for n in wanted if n in ("pass_at_1", "reward") or n in shared))
 
 
@@ -111,6 +130,26 @@ def _one(
     else:
         direction = "flat"
     return {**result, "direction": direction}
+
+
+def _proxy_check(metrics: Mapping[str, Any], proxy: str, target: str) -> dict[str, Any]:
+    """``name``, ``direction``, ``target_direction`` and ``diverged``: the proxy moved up while the
+    target did not, with a one-line ``message`` when it did."""
+    moved = metrics.get(proxy, {}).get("direction")
+    followed = metrics[target]["direction"]
+    diverged = moved == "up" and followed != "up"
+    check = {
+        "name": proxy,
+        "direction": moved,
+        "target_direction": followed,
+        "diverged": diverged,
+    }
+    if diverged:
+        check["message"] = (
+            f"proxy {proxy} moved up ({metrics[proxy]['delta']:+.3f}) while the target {target} "
+            f"did not ({followed}): the update optimised the proxy, not the target"
+        )
+    return check
 
 
 def _headline(result: Mapping[str, Any]) -> str:
@@ -176,7 +215,11 @@ def format_delta_report(report: Mapping[str, Any]) -> str:
         lines.append(
             f"{star} {name:<{width}}  {a} -> {b}  {delta}  {_interval(m)}  {words[m['direction']]}"
         )
-    status = "ok" if report["ok"] else f"FAILED: {', '.join(report['regressions'])} regressed"
+    failures = [f"{name} regressed" for name in report["regressions"]]
+    proxy = report.get("proxy") or {}
+    if proxy.get("diverged"):
+        failures.append(f"proxy {proxy['name']} up, target not")
+    status = "ok" if report["ok"] else f"FAILED: {'; '.join(failures)}"
     lines.append(f"headline: {report['headline']['verdict']} | {status}")
     lines += [f"warning: {w}" for w in report["warnings"]]
     if report.get("groups_down"):
