@@ -96,3 +96,28 @@ class AgentError(WhileaiError, RuntimeError):
 
 class ConfigError(WhileaiError, ValueError):
     """A run's configuration (``SimulationConfig``, a ``--config`` file) that cannot be used."""
+
+
+class JudgeOutputError(WhileaiError, ValueError):
+    """A model judge answered, but not in the shape its prompt asked for (no JSON verdict, an
+    unknown criterion, a score off the scale). The judge runner marks the row ``invalid_result``
+    and keeps ``meta`` (the judge's provenance, the raw answer) in ``judge_meta``."""
+
+    def __init__(self, message: str, meta: dict[str, object] | None = None) -> None:
+        super().__init__(_one_line(message))
+        self.meta = dict(meta or {})
+
+
+class PublishGateError(WhileaiError, ValueError):
+    """A dataset refused by the publish gate: RL-shaped rows that are ungraded or hold no task
+    whose rollouts both pass and fail (a grouped update would learn nothing from them)."""
+
+
+class TraceError(WhileaiError, ValueError):
+    """Traces that cannot be read: a JSONL line or OTLP document that is not what it claims,
+    named by file and line (or batch and span) where the reader knows them."""
+
+
+class WorkerError(WhileaiError, RuntimeError):
+    """A ``simulate(workers=N)`` worker that cannot do its job: it cannot start, cannot be sent
+    the agent, or died again and again playing the same rollouts."""

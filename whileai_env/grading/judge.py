@@ -23,7 +23,11 @@ says which way it went:
 ``error``
     the judge raised; ``judge_meta["error"]`` keeps ``"<ExceptionType>: <message>"``.
 ``timeout``
-    the judge did not return within ``timeout`` seconds of its start.
+    the judge did not return within ``timeout`` seconds of its start, or raised ``TimeoutError``
+    (a model judge whose endpoint did not answer in time).
+
+A judge that raises :class:`~whileai_env.errors.JudgeOutputError` (a model judge whose answer
+could not be read) marks the row ``invalid_result``, as a malformed verdict does.
 
 On every failure ``judge_meta["error"]`` describes what went wrong (a judge's own ``error``
 key is kept as ``judge_meta["judge_error"]``).
@@ -49,6 +53,8 @@ import threading
 import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, NamedTuple, cast
+
+from whileai_env.errors import JudgeOutputError
 
 JUDGE_STATUSES = ("ok", "missing_reward", "invalid_result", "error", "timeout")
 _VERDICT_FIELDS = ("reward", "reason", "markers")
@@ -279,6 +285,12 @@ def _judge_one(judge: Callable[[dict[str, Any]], Any], row: dict[str, Any]) -> V
 
             value = asyncio.run(_await(value))  # on its own loop: this runs on a thread with none
         return normalise_verdict(value)
+    except JudgeOutputError as exc:  # a model judge's unreadable answer is a verdict of bad shape
+        return _failed("invalid_result", f"{type(exc).__name__}: {exc}", meta=exc.meta)
+    except TimeoutError as exc:  # the judge's own clock ran out (an HTTP read timeout, say)
+        return _failed(
+            "timeout", f"{type(exc).__name__}: {exc}", meta={"error_type": "TimeoutError"}
+        )
     except BaseException as exc:  # a judge's failure is data about the row, never a crash
         return _failed(
             "error", f"{type(exc).__name__}: {exc}", meta={"error_type": type(exc).__name__}
