@@ -211,27 +211,32 @@ def _dates(f: Field, r: random.Random, s: Scope, kind: str) -> list[str]:
     return [stamp, stamp[:-1], stamp.replace("Z", "+00:00")]
 
 
+#: A person's details by concept: what each shows of the scope's person.
+_PERSON_FIELDS: dict[str, Callable[[Persona], list[str]]] = {
+    "first_name": lambda p: [p.first],
+    "last_name": lambda p: [p.last],
+    "person_name": lambda p: [p.name],
+    "email": lambda p: [p.email],
+    "username": lambda p: [p.username],
+    "phone": lambda p: [p.phone, p.e164],
+    "e164": lambda p: [p.e164],
+    "street": lambda p: [p.street],
+    "city": lambda p: [p.city],
+    "postcode": lambda p: [p.postcode],
+    "region": lambda p: [p.region],
+    "country_code": lambda p: [p.country],
+    "country_code3": lambda p: [_COUNTRY3[p.country]],
+    "country_name": lambda p: [_COUNTRY_NAMES[p.country]],
+    "company": lambda p: [p.company],
+    "address": lambda p: [f"{p.street}, {p.city} {p.postcode}", p.street],
+}
+
+
 def _person_values(f: Field, s: Scope, concept: str) -> list[str]:
-    p = s.person(f)
-    table = {
-        "first_name": [p.first],
-        "last_name": [p.last],
-        "person_name": [p.name],
-        "email": [p.email],
-        "username": [p.username],
-        "phone": [p.phone, p.e164],
-        "e164": [p.e164],
-        "street": [p.street],
-        "city": [p.city],
-        "postcode": [p.postcode],
-        "region": [p.region],
-        "country_code": [p.country],
-        "country_code3": [_COUNTRY3[p.country]],
-        "country_name": [_COUNTRY_NAMES[p.country]],
-        "company": [p.company],
-        "address": [f"{p.street}, {p.city} {p.postcode}", p.street],
-    }
-    return table.get(concept, [])
+    """The person's values for a person concept; ``[]`` for any other, without making the
+    person (a Faker persona costs about a millisecond, and most concepts are not people)."""
+    shown = _PERSON_FIELDS.get(concept)
+    return shown(s.person(f)) if shown else []
 
 
 def _airport(f: Field, s: Scope) -> str:
