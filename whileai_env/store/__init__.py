@@ -33,10 +33,13 @@ def push(
     description: str = "",
     *,
     config: Mapping[str, Any] | None = None,
+    gate: bool = False,
+    mode: str | None = None,
     root: Root = None,
 ) -> str:
-    """Store ``rows`` as a new version of ``name``; its id (see :meth:`Store.push`)."""
-    return Store(root).push(rows, name, parent, description, config=config)
+    """Store ``rows`` as a new version of ``name``; its id (see :meth:`Store.push`; ``gate=True``
+    runs the publish gate first)."""
+    return Store(root).push(rows, name, parent, description, config=config, gate=gate, mode=mode)
 
 
 def pull(name_or_id: str, path: str | os.PathLike | None = None, *, root: Root = None) -> Any:

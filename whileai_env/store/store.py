@@ -29,6 +29,7 @@ from whileai_env.data.jsonl import dumps_row, read_rows, write_rows
 from whileai_env.data.lines import sidecar
 from whileai_env.data.text import clean_str
 from whileai_env.errors import StoreError
+from whileai_env.export.gate import publish_gate
 from whileai_env.store.card import CARD_FILE, ROWS_FILE, render_card
 from whileai_env.store.files import VERSIONS, sweep, write_version
 from whileai_env.store.manifest import Manifest
@@ -56,13 +57,22 @@ class Store:
         description: str = "",
         *,
         config: Mapping[str, Any] | None = None,
+        gate: bool = False,
+        mode: str | None = None,
     ) -> str:
         """Store ``rows`` (dicts, or a JSONL path whose run sidecar gives ``config``) as a new
-        version of ``name`` and return its id; ``parent`` (an id or a name) records lineage."""
+        version of ``name`` and return its id; ``parent`` (an id or a name) records lineage.
+
+        ``gate=True`` runs :func:`~whileai_env.export.gate.publish_gate` first (``mode``, else the
+        run config's ``mode``): refused rows raise ``PublishGateError``, kept rows are stored with
+        their ``calibration`` stamp, and the gate's report is the version's ``meta["gate"]``."""
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise ValueError(f"a dataset name is letters, digits, '.', '_', '-': got {name!r}")
         parent_id = self.entry(parent)["id"] if parent is not None else None
         loaded, config = _load(rows, config)
+        report = None
+        if gate:
+            loaded, report = publish_gate(loaded, mode or (config or {}).get("mode"))
         data = "".join(clean_str(dumps_row(r) + "\n")[0] for r in loaded).encode("utf-8")
         digest = hashlib.sha256(f"{name}\0{parent_id}\0".encode() + data).hexdigest()
         version_id = f"ds_{digest[:16]}"
@@ -72,7 +82,7 @@ class Store:
             "name": name,
             "parent": parent_id,
             "description": description,
-            "meta": {"config": config, "profile": profile},
+            "meta": {"config": config, "profile": profile, **({"gate": report} if gate else {})},
         }
         card = render_card(entry, profile).encode("utf-8")
         sweep(self.root)
