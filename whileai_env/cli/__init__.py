@@ -12,6 +12,7 @@ import click
 from whileai_env.cli.common import OneLineErrors
 from whileai_env.cli.export_command import export_cmd
 from whileai_env.cli.probe_command import probe_reward_cmd
+from whileai_env.cli.recommend_command import recommend_cmd
 from whileai_env.cli.report_command import report_cmd
 from whileai_env.cli.serve_command import serve_cmd
 from whileai_env.cli.simulate_command import simulate_cmd
@@ -35,6 +36,7 @@ for _command in (
     export_cmd,
     serve_cmd,
     probe_reward_cmd,
+    recommend_cmd,
     report_cmd,
     store_cmd,
 ):
