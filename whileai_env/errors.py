@@ -121,3 +121,8 @@ class TraceError(WhileaiError, ValueError):
 class WorkerError(WhileaiError, RuntimeError):
     """A ``simulate(workers=N)`` worker that cannot do its job: it cannot start, cannot be sent
     the agent, or died again and again playing the same rollouts."""
+
+
+class LabelsError(WhileaiError, ValueError):
+    """A file of hand labels that cannot be read: a line that is not JSON, a record without an id
+    or a label, a label that is not a pass or a fail. The message names the file and the line."""

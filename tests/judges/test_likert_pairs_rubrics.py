@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.judges.conftest import criteria_answer, row, shown, spec_of
+from tests.judges.scripted import criteria_answer, row, shown, spec_of
 from whileai_env.grading.judge import run_judge
 from whileai_env.judges.likert import likert_judge
 from whileai_env.judges.pairwise import pair_judge

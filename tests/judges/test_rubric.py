@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from tests.judges.conftest import RUBRIC, criteria_answer, row, shown, spec_of
+from tests.judges.scripted import RUBRIC, criteria_answer, row, shown, spec_of
 from whileai_env.errors import ConfigError
 from whileai_env.grading.judge import judge_report, run_judge
 from whileai_env.judges.rubric import rubric_items, rubric_judge
