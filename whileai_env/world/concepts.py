@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.lexicon import name_tokens, singular
@@ -541,8 +542,10 @@ def _misc(f: Field) -> str | None:
     return None
 
 
+@lru_cache(maxsize=8192)
 def string_concept(f: Field) -> str | None:
-    """The concept of a string field, or ``None``."""
+    """The concept of a string field, or ``None`` (a pure function of the field, kept per field:
+    every value drawn for an argument asks it again, and the rules are many)."""
     standard = _STANDARD_CONCEPTS.get(f.hints.standard or "")
     if standard and not (standard == "uuid" and not f.locator and f.has("name")):
         return standard
@@ -602,6 +605,7 @@ _NUMBER_WORDS: tuple[tuple[frozenset[str], str], ...] = tuple(
 )
 
 
+@lru_cache(maxsize=8192)
 def number_concept(f: Field) -> str | None:
     """The concept of a number or integer field, or ``None``."""
     if f.hints.unit == "cents":

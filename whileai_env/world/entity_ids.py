@@ -104,13 +104,32 @@ def id_schema(
     entries = _id_schemas(spec).get((noun, form(arg))) if spec is not None else None
     if not entries:
         return fallback or {}
-    distinct = list({canonical_json(_constraint(s)): s for _, _, s in entries}.values())
     first = entries[0][2] if fallback is None else fallback
-    if len(distinct) == 1:
+    constraints = _distinct_constraints(spec, noun, form(arg))
+    if len(constraints) == 1:
         return first
     if (noun, form(arg)) in conflicting(spec):
         return first
-    return {**first, "allOf": [_constraint(s) for s in distinct]}
+    return {**first, "allOf": list(constraints)}
+
+
+_CONSTRAINTS: dict[tuple[str, str, str], tuple[Any, ...]] = {}
+
+
+def _distinct_constraints(spec: Any, noun: str, kind: str) -> tuple[Any, ...]:
+    """The distinct constraining parts of the schemas that carry ``noun``'s ids in form ``kind``
+    (cached per spec content: every id a task states or a write mints asks for them)."""
+    key = (spec.content_hash, noun, kind)
+    found = _CONSTRAINTS.get(key)
+    if found is None:
+        entries = _id_schemas(spec)[(noun, kind)]
+        distinct = {canonical_json(_constraint(s)): s for _, _, s in entries}.values()
+        found = tuple(_constraint(s) for s in distinct)
+        with _LOCK:
+            if len(_CONSTRAINTS) > 4096:
+                _CONSTRAINTS.clear()
+            _CONSTRAINTS[key] = found
+    return found
 
 
 @dataclass(frozen=True)
