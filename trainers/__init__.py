@@ -29,6 +29,8 @@ _PUBLIC: dict[str, str] = {
     "completion_reward": "trainers.rewards",
     "RunLogger": "trainers.run_logger",
     "HackMonitor": "trainers.hack_monitor",
+    "reward_model": "trainers.rm_judge",
+    "RewardModelJudge": "trainers.rm_judge",
     "LogprobTracker": "trainers.logprobs",
     "logprob_report": "trainers.logprobs",
     "mean_kl": "trainers.logprobs",

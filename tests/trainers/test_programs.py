@@ -15,9 +15,10 @@ CONFIGS = sorted((ROOT / "configs" / "train").glob("*.yaml"))
 
 
 def _config_class(path: Path) -> type:
-    from trl import DPOConfig, GRPOConfig, SFTConfig
+    from trl import DPOConfig, GRPOConfig, RewardConfig, SFTConfig
 
-    return {"grpo": GRPOConfig, "dpo": DPOConfig, "sft": SFTConfig}[path.name.split("-")[0]]
+    configs = {"grpo": GRPOConfig, "dpo": DPOConfig, "sft": SFTConfig, "rm": RewardConfig}
+    return configs[path.name.split("-")[0]]
 
 
 @pytest.mark.parametrize("path", CONFIGS, ids=lambda p: p.stem)
