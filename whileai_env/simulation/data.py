@@ -183,15 +183,27 @@ class SimulationData:
         timeout: float | None = None,
         concurrency: int = 1,
         name: str | None = None,
+        rubric: str | os.PathLike | bool | None = None,
+        model: str | None = None,
     ) -> ScoredData:
         """Graded copies of the trajectories; the run itself is left untouched.
 
         With no judge, ``task_checklist`` grades (conduct × the task's own outcome checks).
+        ``rubric=`` grades with :func:`~whileai_env.judges.rubric.rubric_judge` instead, on
+        ``model`` (default ``$WHILEAI_JUDGE``): the rubric's text or path, or ``True`` for each
+        row's own (the spec's ``rubric.md``, or per-prompt criteria from ``write_rubrics``).
         Any judge honours the judge contract: a number or ``{"reward", "reason", "markers"}``;
         anything else marks the row (``judge_status``) with ``reward=None``, never a silent 0.
         """
         from whileai_env.grading.judge import run_judge
 
+        if rubric is not None and rubric is not False:
+            if judge is not None:
+                raise ValueError("grade() takes judge= or rubric=, not both")
+            from whileai_env.judges.rubric import rubric_judge
+
+            by_rubric = rubric_judge(model, rubric=None if rubric is True else rubric)
+            judge, concurrency = by_rubric, max(concurrency, by_rubric.concurrency)
         if judge is None:
             from whileai_env.grading import task_checklist
 
