@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import sys
 
 import pytest
 
@@ -77,3 +79,27 @@ def test_write_rubrics_keeps_rows_the_model_answers_badly_for(serve):
     assert report["failed"] == 1 and report["written"] == 0
     assert "JudgeOutputError" in report["errors"][0]
     assert written[0]["privileged"]["rubric"] == "- old"
+
+
+def test_an_hf_judge_loads_only_when_first_asked(monkeypatch):
+    monkeypatch.setitem(sys.modules, "torch", None)
+    judge = rubric_judge("hf:/nonexistent/judge", rubric="- Says hello.")  # nothing loaded yet
+    graded = run_judge([row("hello")], judge)[0]
+    assert (graded["judge_status"], graded["reward"]) == ("error", None)
+    assert "whileai-env[train]" in graded["judge_meta"]["error"]
+
+
+@pytest.mark.skipif(
+    not all(importlib.util.find_spec(m) for m in ("torch", "transformers", "tokenizers")),
+    reason="torch/transformers/tokenizers are not installed",
+)
+def test_an_untaught_local_model_judges_through_run_judge_and_its_babble_is_invalid(tmp_path):
+    from tests.support.tiny_model import build_tiny_model
+
+    path = build_tiny_model(tmp_path / "model")
+    judge = likert_judge(f"hf:{path}", scale=(1, 5))
+    judge.endpoint.max_tokens = 8
+    graded = run_judge([row("hello")], judge)[0]
+    assert graded["judge_status"] == "invalid_result"  # never a silent 0
+    assert graded["judge_meta"]["model"] == f"hf:{path}"
+    assert judge.requests == 1
