@@ -41,6 +41,11 @@ class AgentEnv(gym.Env):
     ``reset(options={"task_id": ...})`` or ``options={"task": task}`` plays a given task;
     otherwise the task is drawn with the env's ``np_random``, so ``reset(seed=s)`` is repeatable.
 
+    A step costs the same at turn 500 as at turn 5: the ``messages`` observation is one list per
+    episode, returned by ``reset`` and every ``step`` and extended in place with each step's
+    messages (also in ``info["new_messages"]``), never copied whole. It is the whole transcript;
+    keep ``list(obs)`` (or :meth:`transcript`, a copy) to hold an earlier step's view.
+
     >>> import gymnasium, whileai_env
     >>> env = gymnasium.make("whileai/agent-v0", spec="configs/specs/order-support.json")
     >>> obs, info = env.reset(seed=0)
@@ -98,6 +103,8 @@ class AgentEnv(gym.Env):
         self.observation_space = MessageList() if observation == "messages" else AnyText()
         self.action_space = AgentAction(max_length=8192)
         self.episode: Episode | None = None
+        self._transcript: list[dict[str, Any]] = []
+        self._blocks: list[str] = []
         self._tools = self.spec_.openai_tools()
         self._tools_text = render_tools(self._tools)
 
@@ -107,6 +114,10 @@ class AgentEnv(gym.Env):
         super().reset(seed=seed)
         task = self._choose_task(options or {})
         self.episode = Episode(self.spec_, task, **self._episode_kwargs)
+        self._transcript = [dict(m) for m in self.episode.messages]
+        self._blocks = (
+            [render_messages([m]) for m in self._transcript] if self.observation == "text" else []
+        )
         info = {
             "task_id": task.task_id,
             "scenario_id": task.scenario_id,
@@ -125,6 +136,9 @@ class AgentEnv(gym.Env):
             reward = float(info.get("reward") or 0.0)
             info["judge_status"] = self.episode.reward().get("judge_status")
         info["new_messages"] = result.messages
+        self._transcript.extend(result.messages)
+        if self.observation == "text":
+            self._blocks.extend(render_messages([m]) for m in result.messages)
         if self.render_mode == "human":
             self.render()
         return self._observe(), reward, result.terminated, result.truncated, info
@@ -160,11 +174,20 @@ class AgentEnv(gym.Env):
                 ) from None
         return self.tasks[int(self.np_random.integers(len(self.tasks)))]
 
+    def transcript(self) -> list[dict[str, Any]]:
+        """A copy of the whole conversation so far (the ``messages`` observation is this list
+        itself, shared between steps and grown in place)."""
+        if self.episode is None:
+            raise gym.error.ResetNeeded("call reset() before transcript()")
+        return [dict(m) for m in self._transcript]
+
     def _observe(self) -> Any:
-        assert self.episode is not None
+        """The observation, at a cost that does not grow with the episode: the ``messages``
+        list is the env's own, extended each step with that step's messages (copies, so the
+        agent cannot edit the episode's); the text joins per-message blocks rendered once."""
         if self.observation == "messages":
-            return [dict(m) for m in self.episode.messages]
-        return f"Tools:\n{self._tools_text}\n\n{render_messages(self.episode.messages)}"
+            return self._transcript
+        return f"Tools:\n{self._tools_text}\n\n" + "\n\n".join(self._blocks)
 
 
 def _load_tasks(
