@@ -18,6 +18,7 @@ from whileai_env.cli.serve_command import serve_cmd
 from whileai_env.cli.simulate_command import simulate_cmd
 from whileai_env.cli.spec_commands import check_spec, draw_tasks_cmd
 from whileai_env.cli.store_command import store_cmd
+from whileai_env.cli.traces_command import traces_cmd
 
 
 @click.group(cls=OneLineErrors, context_settings={"help_option_names": ["-h", "--help"]})
@@ -39,6 +40,7 @@ for _command in (
     recommend_cmd,
     report_cmd,
     store_cmd,
+    traces_cmd,
 ):
     main.add_command(_command)
 

@@ -119,6 +119,17 @@ def _risk(cell: Cell, spec: Spec) -> float:
     return risk
 
 
+def _emphasis(cell: Cell, weights: Mapping[str, Mapping[str, float]] | None) -> float:
+    """The product of ``weights[axis][value]`` over the cell's coordinates (1 where unnamed): the
+    hook that aims a draw (``simulate(traces=...)`` weights what the traces got wrong)."""
+    if not weights:
+        return 1.0
+    factor = 1.0
+    for axis, values in weights.items():
+        factor *= float(values.get(getattr(cell, axis, ""), 1.0))
+    return factor
+
+
 def iter_situations(
     spec: Spec | Any,
     *,
@@ -131,6 +142,7 @@ def iter_situations(
     hard_share: float = 0.4,
     candidates: int = 3,
     restraint_share: float | None = None,
+    weights: Mapping[str, Mapping[str, float]] | None = None,
 ) -> Iterator[list[Task]]:
     """Draw situations one at a time, without end: each item is one situation's phrasings.
 
@@ -165,6 +177,7 @@ def iter_situations(
         hard_share=hard_share,
         candidates=candidates,
         restraint_share=restraint_share,
+        value_weights=weights,
     )
 
 
@@ -222,9 +235,10 @@ def _draw(
     hard_share: float,
     candidates: int,
     restraint_share: float | None = None,
+    value_weights: Mapping[str, Mapping[str, float]] | None = None,
 ) -> Iterator[list[Task]]:
     cells = list(grid.cells)
-    risk = np.array([_risk(c, spec) for c in cells])
+    risk = np.array([_risk(c, spec) * _emphasis(c, value_weights) for c in cells])
     restraint_idx, hard_idx, easy_idx = _pools(cells, spec, restraint_share is not None)
     if not len(hard_idx) and not len(easy_idx):
         restraint_share = 1.0
@@ -313,13 +327,15 @@ def draw_tasks(
     hard_share: float = 0.4,
     candidates: int = 3,
     restraint_share: float | None = None,
+    weights: Mapping[str, Mapping[str, float]] | None = None,
 ) -> list[Task]:
     """Draw ``situations`` situations from the grid, each as ``phrasings`` tasks.
 
     Seeded: the same arguments give the same tasks in any process. ``fault_rate`` defaults to
     0.5 (0.8 in ``rl`` mode); ``0`` switches faults off. ``restraint_share`` sets the share of
     situations whose right outcome is not to act (see the module docstring); ``None`` keeps the
-    grid's own mix.
+    grid's own mix. ``weights`` (``{axis: {value: multiplier}}``) scales the draw weight of the
+    cells on those values.
 
     >>> tasks = draw_tasks(load_spec(tools=[{"name": "get_order", "parameters": {"properties":
     ...     {"order_id": {"type": "string"}}, "required": ["order_id"]}}]), 3, seed=1)
@@ -339,6 +355,7 @@ def draw_tasks(
         hard_share=hard_share,
         candidates=candidates,
         restraint_share=restraint_share,
+        weights=weights,
     )
     return [task for situation in itertools.islice(stream, situations) for task in situation]
 

@@ -1,0 +1,93 @@
+"""Read this before spending a budget: what the traces hold and what they will aim the grid at.
+
+>>> traces = [{"prompt": "where is order 4412",
+...            "steps": [{"tool": "get_order", "result": {"error": "timeout"}}], "reward": 0},
+...           {"prompt": "hi", "reward": 1}, {"reward": 1}]
+>>> report = trace_report(traces, tools=[{"name": "get_order"}, {"name": "cancel_order"}])
+>>> report["dropped"], report["emphasis"]["tool"], report["emphasis"]["condition"]
+(1, ['get_order'], ['timeout'])
+>>> print(format_trace_report(report).splitlines()[0])
+traces: 2 read, 1 dropped (neither an ask nor a step)
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from whileai_env.spec.load import load_spec
+from whileai_env.traces.aim import FOCUS, emphasis
+from whileai_env.traces.load import load_traces
+from whileai_env.traces.mining import mine_traces, opening_share, steps_of
+from whileai_env.traces.tools import tools_from_traces
+
+
+def trace_report(traces: Any, tools: list[dict] | None = None, policy: str = "") -> dict[str, Any]:
+    """What these traces contain and what they will aim generation at.
+
+    ``traces``/``dropped`` (rows read and rows discarded by :func:`load_traces`), ``graded``,
+    ``ungraded``, ``failed``, ``flaws``, ``tools_called``, ``failures`` (by name), ``opening_share``,
+    and ``emphasis``: per axis, the values that move forward in the grid, most often wrong
+    first (``aimed`` holds their shares of the flaw rows). Without ``tools`` the tool surface is
+    drafted from the traces (``tools_source`` says which); ``unknown_tools`` are tools the
+    traces call that the spec does not declare (ignored by the aim).
+    """
+    rows = load_traces(traces)
+    mined = mine_traces(rows)
+    surface = tools if tools is not None else tools_from_traces(rows)
+    report: dict[str, Any] = {
+        "traces": len(rows),
+        "dropped": rows.dropped,
+        **{k: mined[k] for k in ("graded", "ungraded", "failed", "flaws")},
+        "tools_called": mined["tools"],
+        "failures": mined["faults"],
+        "opening_share": opening_share(rows),
+        "tools_source": "given" if tools is not None else "drafted from traces",
+    }
+    if not surface:
+        report.update(emphasis={}, aimed={}, unknown_tools=[], focus=FOCUS)
+        return report
+    spec = load_spec(tools=surface, system_prompt=policy)
+    aimed = emphasis(rows, spec)
+    called = {str(s.get("tool")) for row in rows for s in steps_of(row)} - {""}
+    report.update(
+        emphasis={axis: sorted(v, key=lambda k: (-v[k], k)) for axis, v in aimed.items()},
+        aimed=aimed,
+        unknown_tools=sorted(called - set(spec.tool_names)),
+        focus=FOCUS,
+    )
+    return report
+
+
+def format_trace_report(report: dict[str, Any]) -> str:
+    """The trace report as a text block, the aim stated in plain words."""
+    flaws = report["flaws"]
+    lines = [
+        f"traces: {report['traces']} read, {report['dropped']} dropped (neither an ask nor a step)",
+        f"graded: {report['graded']} ({report['failed']} labelled 0), "
+        f"ungraded: {report['ungraded']}",
+        f"flaw rows (a failed call or a 0 label): {flaws}",
+        "tools called: " + _counts(report["tools_called"]),
+        "failures seen: " + _counts(report["failures"]),
+        f"conversations the assistant opens: {report['opening_share']:.0%}",
+    ]
+    emphasis = {axis: values for axis, values in report.get("emphasis", {}).items() if values}
+    if not emphasis:
+        lines.append("aim: nothing to aim at; the grid is drawn as without traces")
+    else:
+        lines.append(f"aim (tools {report['tools_source']}): these values are drawn more often")
+        for axis, values in emphasis.items():
+            shares = report["aimed"][axis]
+            lines.append(
+                f"  {axis}: "
+                + ", ".join(
+                    f"{v} ({round(shares[v] * flaws)} of {flaws} flaw rows)" for v in values
+                )
+            )
+        lines.append("  clean values (success, exists) stay on the grid for contrast")
+    if report.get("unknown_tools"):
+        lines.append("not in the spec, ignored: " + ", ".join(report["unknown_tools"]))
+    return "\n".join(lines)
+
+
+def _counts(counts: dict[str, int]) -> str:
+    return ", ".join(f"{k or '?'} {v}" for k, v in counts.items()) or "none"

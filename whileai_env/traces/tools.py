@@ -1,0 +1,110 @@
+"""The agent's tool surface drafted from the calls its traces contain.
+
+Mechanical, no model. Every argument key seen for a tool becomes a property, its JSON type read
+off the observed values (several types become a type list), and a key present on every call
+becomes required. A drafted schema can only describe the arguments the traces happened to
+exercise: it is a starting point to edit, not a spec to trust. The policy cannot be read off
+calls (most exporters do not ship system prompts), so :func:`infer_harness` leaves it empty.
+
+>>> tools = tools_from_traces([{"steps": [
+...     {"tool": "get_order", "arguments": {"order_id": "4412"}},
+...     {"tool": "get_order", "arguments": {"order_id": "9", "verbose": True}}]}])
+>>> tools[0]["function"]["parameters"]["required"], tools[0]["function"]["parameters"]["properties"]
+(['order_id'], {'order_id': {'type': 'string'}, 'verbose': {'type': 'boolean'}})
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from typing import Any
+
+from whileai_env.traces.load import load_traces
+from whileai_env.traces.mining import steps_of
+
+
+def json_type(value: Any) -> str:
+    """The JSON Schema type of a Python value read from JSON.
+
+    >>> [json_type(v) for v in ("a", 1, 1.5, True, None, [1], {"a": 1})]
+    ['string', 'integer', 'number', 'boolean', 'null', 'array', 'object']
+    """
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list | tuple):
+        return "array"
+    if isinstance(value, Mapping):
+        return "object"
+    return "null"
+
+
+class _Observed:
+    """One tool's calls as seen: how many, and for each argument its types and count."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+        self.arguments: dict[str, list[str]] = {}
+        self.counts: dict[str, int] = {}
+
+    def add(self, arguments: Mapping[str, Any]) -> None:
+        self.calls += 1
+        for key, value in arguments.items():
+            types = self.arguments.setdefault(str(key), [])
+            kind = json_type(value)
+            if kind not in types:
+                types.append(kind)
+            self.counts[str(key)] = self.counts.get(str(key), 0) + 1
+
+    def schema(self) -> dict[str, Any]:
+        properties = {}
+        for key, types in self.arguments.items():
+            numeric = {"integer", "number"} <= set(types)
+            kinds = [t for t in types if not (numeric and t == "integer")]
+            properties[key] = {"type": kinds[0] if len(kinds) == 1 else kinds}
+        required = [k for k in self.arguments if self.counts[k] == self.calls]
+        return {"type": "object", "properties": properties, "required": required}
+
+
+def tools_from_traces(traces: Any) -> list[dict[str, Any]]:
+    """OpenAI function-calling tool specs, one per tool the traces call, in first-seen order.
+    Argument names are unioned across every call of a tool."""
+    observed: dict[str, _Observed] = {}
+    for row in _rows(traces):
+        for step in steps_of(row):
+            name = step.get("tool")
+            if not isinstance(name, str) or not name:
+                continue
+            arguments = step.get("arguments")
+            observed.setdefault(name, _Observed()).add(
+                arguments if isinstance(arguments, Mapping) else {}
+            )
+    return [
+        {
+            "type": "function",
+            "function": {
+                "name": name,
+                "description": f"Drafted from {seen.calls} observed call"
+                + ("s" if seen.calls != 1 else "")
+                + " in traces; edit before trusting it.",
+                "parameters": seen.schema(),
+            },
+        }
+        for name, seen in observed.items()
+    ]
+
+
+def infer_harness(traces: Any) -> dict[str, Any]:
+    """A draft harness from trace rows: ``{"tools": [...], "system_prompt": ""}`` (the policy is
+    left for the caller to fill in: calls do not show it)."""
+    return {"tools": tools_from_traces(traces), "system_prompt": ""}
+
+
+def _rows(traces: Any) -> Iterable[Mapping[str, Any]]:
+    if isinstance(traces, Sequence) and not isinstance(traces, str):
+        return [r for r in traces if isinstance(r, Mapping)]
+    return load_traces(traces)
