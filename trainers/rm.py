@@ -1,7 +1,8 @@
 """``python -m trainers.rm --config configs/train/rm-*.yaml``: a reward model on pass-vs-fail pairs.
 
 Pairs come from graded rows (``rows: path.jsonl``), or from the oracle and the seeded agent
-(every rollout one labelled wrong thing) playing the spec's drawn tasks, graded by the checklist:
+(every rollout one labelled wrong thing, ``rollouts_per_task`` rollouts of each task) playing the
+spec's drawn tasks, graded by the checklist:
 per task, its best passing rollout (reward ``>= 1``) against its worst failing one. Pairs are
 split by scenario (``holdout``), TRL's ``RewardTrainer`` trains a one-output sequence classifier
 on the training side (a Bradley-Terry loss), and the held-out pairs' accuracy (chosen scored
@@ -54,19 +55,21 @@ def main(argv: Sequence[str] | None = None) -> dict[str, Any]:
 
 
 def graded_rows(spec: Any, env: Any) -> list[dict[str, Any]]:
-    """``env.rows`` (graded JSONL), or the oracle and the seeded agent on ``env.tasks`` drawn
-    tasks, graded by the checklist."""
+    """``env.rows`` (graded JSONL), or the oracle once and the seeded agent
+    ``env.rollouts_per_task`` times on ``env.tasks`` drawn tasks, graded by the checklist (most
+    of the seeded agent's flaws are style the checklist passes, so one rollout per task rarely
+    fails; on the order-support spec's 64 tasks 1, 2 and 4 rollouts gave 11, 25 and 38 pairs)."""
     import whileai_env as wenv
     from trainers.data import draw_split
 
     if env.rows:
         return wenv.read_rows(env.rows)
     tasks = draw_split(spec, env.tasks, mode=env.mode, split=None, seed=env.task_seed)
-    agents = ("oracle", wenv.seeded_agent(spec, rate=1.0))
+    plays = (("oracle", 1), (wenv.seeded_agent(spec, rate=1.0), env.rollouts_per_task))
     return [
         row
-        for agent in agents
-        for row in wenv.simulate(agent, spec=spec, tasks=tasks, repeats=1, quiet=True).grade().rows
+        for agent, k in plays
+        for row in wenv.simulate(agent, spec=spec, tasks=tasks, repeats=k, quiet=True).grade().rows
     ]
 
 
