@@ -25,7 +25,16 @@ from whileai_env.data.resume import check_resume, recover
 from whileai_env.data.text import clean_str
 from whileai_env.errors import OutputExistsError
 
-__all__ = ["RowFile", "RowWriter", "dumps_row", "iter_rows", "read_rows", "sidecar", "write_rows"]
+__all__ = [
+    "RowFile",
+    "RowWriter",
+    "dumps_row",
+    "encode_row",
+    "iter_rows",
+    "read_rows",
+    "sidecar",
+    "write_rows",
+]
 
 
 def dumps_row(row: Mapping[str, Any]) -> str:
@@ -36,6 +45,18 @@ def dumps_row(row: Mapping[str, Any]) -> str:
 def _line(row: Mapping[str, Any]) -> tuple[str, int]:
     """A row's JSON line as valid UTF-8 text (lone surrogates replaced) and the repairs made."""
     return clean_str(dumps_row(row) + "\n")
+
+
+def encode_row(row: Mapping[str, Any]) -> tuple[bytes, int]:
+    """A row's line as :class:`RowWriter` writes it (UTF-8 bytes) and the text repairs made, so a
+    worker process can encode a row and the driver's writer append it unchanged
+    (:meth:`RowWriter.write_encoded`).
+
+    >>> encode_row({"b": 1, "a": "x"})
+    (b'{"a":"x","b":1}\\n', 0)
+    """
+    line, repaired = _line(row)
+    return line.encode("utf-8"), repaired
 
 
 def write_rows(rows: Iterable[Mapping[str, Any]], path: str | os.PathLike) -> Path:
@@ -184,9 +205,11 @@ class RowWriter:
     def write(self, row: Mapping[str, Any]) -> None:
         """Append ``row`` as one flushed line (text the caller left invalid is repaired, counted in
         :attr:`repaired`)."""
-        line, repaired = _line(row)
+        self.write_encoded(*encode_row(row))
+
+    def write_encoded(self, data: bytes, repaired: int = 0) -> None:
+        """Append one line :func:`encode_row` made (``repaired``: its text repairs, counted)."""
         self.repaired += repaired
-        data = line.encode("utf-8")
         try:
             self._fh.write(data)
             self._fh.flush()

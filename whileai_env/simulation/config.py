@@ -27,6 +27,7 @@ from whileai_env.errors import ConfigError
 from whileai_env.scenarios.task import MODES
 
 UNTIL = ("compute", "saturation")
+BACKENDS = ("process", "ray")
 
 
 @dataclass(frozen=True)
@@ -42,7 +43,9 @@ class SimulationConfig:
     ``avg_turns`` / ``max_turns``: the simulated user's patience and the turn cap. ``probe``:
     rollouts per prompt before rl mode decides to fill a group. ``logprobs``: record per-turn
     logprobs (model agents). ``output`` / ``resume``: stream rows to a JSONL file, continue it.
-    ``quiet``: no progress bar.
+    ``quiet``: no progress bar. ``workers``: play in that many worker processes (``backend=
+    "process"``) or Ray actors (``backend="ray"``, on the cluster at ``ray_address`` or
+    ``RAY_ADDRESS``, else a local Ray); ``None`` plays in this process (see ``docs/scaling.md``).
     """
 
     mode: str = "explore"
@@ -63,6 +66,9 @@ class SimulationConfig:
     output: str | None = None
     resume: bool = False
     quiet: bool = False
+    workers: int | None = None
+    backend: str = "process"
+    ray_address: str | None = None
 
     def __post_init__(self) -> None:
         if self.output is not None and not isinstance(self.output, str):
@@ -146,7 +152,11 @@ def _problems(c: SimulationConfig) -> list[str]:
         isinstance(c.fault_rate, int | float) and 0.0 <= c.fault_rate <= 1.0
     ):
         out.append(f"fault_rate must be between 0 and 1, got {c.fault_rate!r}")
-    for name in ("situations", "phrasings", "repeats", "concurrency", "max_turns"):
+    if c.backend not in BACKENDS:
+        out.append(f"backend must be one of {', '.join(BACKENDS)}, got {c.backend!r}")
+    if c.ray_address is not None and c.backend != "ray":
+        out.append("ray_address needs backend='ray'")
+    for name in ("situations", "phrasings", "repeats", "concurrency", "max_turns", "workers"):
         value = getattr(c, name)
         if value is not None and (not _is_int(value) or value < 1):
             out.append(f"{name} must be a positive integer, got {value!r}")

@@ -1,0 +1,176 @@
+"""The driver's side of ``simulate(workers=N)``: jobs out in chunks, one future per job back.
+
+:class:`RemotePool` buffers the jobs the run loop submits into chunks, sends each chunk to a
+backend (:mod:`~whileai_env.simulation.process_backend`, :mod:`~whileai_env.simulation.ray_backend`)
+and resolves every job's future with ``(job, row, error, encoded)`` for the loop to land in plan
+order through its one writer. A chunk whose worker died (``kill -9`` of a pool process,
+``ray.kill`` of an actor) is sent again to a fresh worker, up to :data:`RETRIES` times; the
+worker wrote nothing, so no row is lost or landed twice. Workers only play; the plan, the
+resume index and the file stay in the driver.
+"""
+
+from __future__ import annotations
+
+import queue
+import threading
+from collections.abc import Sequence
+from concurrent.futures import Future
+from typing import Any, Protocol
+
+from whileai_env.errors import ConfigError, WorkerError
+from whileai_env.simulation.config import BACKENDS
+from whileai_env.simulation.plan import Job
+from whileai_env.simulation.workers import Played, Worker, WorkerSetup
+
+RETRIES = 3
+# rollouts the loop keeps in flight with workers: fixed (not a function of the worker count), so
+# a reproducible run asks its plan for the same rounds, and lands the same rows, on 1 or 64 workers
+WINDOW = 256
+
+
+class Backend(Protocol):
+    """Where chunks are played: ``send`` returns the chunk's future and a token naming the worker
+    it went to; ``died(exc)`` says whether a failure was the worker's death; ``replace(token)``
+    puts a fresh worker in the dead one's place (once, however many chunks it took down)."""
+
+    def send(self, chunk: Sequence[Job]) -> tuple[Future, Any]: ...
+
+    def died(self, exc: BaseException) -> bool: ...
+
+    def replace(self, token: Any) -> None: ...
+
+    def close(self) -> None: ...
+
+
+def make_backend(
+    name: str, setup: WorkerSetup, workers: int, address: str | None = None
+) -> Backend:
+    """Start ``workers`` workers on backend ``name`` (``"process"`` or ``"ray"``)."""
+    if name == "process" and workers == 1:
+        return InlineBackend(setup)
+    if name == "process":
+        from whileai_env.simulation.process_backend import ProcessBackend
+
+        return ProcessBackend(setup, workers)
+    if name == "ray":
+        from whileai_env.simulation.ray_backend import RayBackend
+
+        return RayBackend(setup, workers, address=address)
+    raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}")
+
+
+class InlineBackend:
+    """One worker in the driver's own process (``workers=1``): the same chunks, rounds and rows
+    as a pool, with no process to start or pickle to pay."""
+
+    def __init__(self, setup: WorkerSetup) -> None:
+        self.worker = Worker(setup)
+
+    def send(self, chunk: Sequence[Job]) -> tuple[Future, Any]:
+        future: Future = Future()
+        future.set_result(self.worker.play(chunk))
+        return future, None
+
+    def died(self, exc: BaseException) -> bool:
+        return False
+
+    def replace(self, token: Any) -> None:
+        """Nothing to replace: the driver is the worker."""
+
+    def close(self) -> None:
+        """Nothing to stop."""
+
+
+class RemotePool:
+    """Chunks submitted jobs to a backend; each job's future resolves to its landed tuple."""
+
+    def __init__(self, backend: Backend, chunk: int) -> None:
+        self.backend = backend
+        self.chunk = max(1, chunk)
+        self.restarts = 0
+        self._buffer: list[tuple[Job, Future]] = []
+        self._results: queue.Queue = queue.Queue()
+        self._lock = threading.Lock()
+        self._dispatcher = threading.Thread(target=self._dispatch, daemon=True)
+        self._dispatcher.start()
+
+    def submit(self, job: Job) -> Future:
+        """Queue ``job``; it is sent with its chunk when the chunk fills or at :meth:`flush`."""
+        future: Future = Future()
+        self._buffer.append((job, future))
+        if len(self._buffer) >= self.chunk:
+            self.flush()
+        return future
+
+    def flush(self) -> None:
+        """Send what is buffered (the loop calls this before it waits)."""
+        if self._buffer:
+            batch, self._buffer = self._buffer, []
+            self._send(batch, attempt=0)
+
+    def _send(self, batch: list[tuple[Job, Future]], attempt: int) -> None:
+        with self._lock:
+            future, token = self.backend.send([job for job, _ in batch])
+        future.add_done_callback(lambda f: self._results.put((batch, attempt, token, f)))
+
+    def _dispatch(self) -> None:
+        """Resolve job futures as chunks come back; send a dead worker's chunk again."""
+        while True:
+            item = self._results.get()
+            if item is None:
+                return
+            batch, attempt, token, future = item
+            exc = future.exception()
+            if exc is None:
+                _resolve(batch, future.result())
+            elif self.backend.died(exc) and attempt < RETRIES:
+                with self._lock:
+                    self.backend.replace(token)
+                    self.restarts += 1
+                self._send(batch, attempt + 1)
+            else:
+                failure = (
+                    WorkerError(f"a worker died {attempt + 1} times playing a chunk ({exc})")
+                    if self.backend.died(exc)
+                    else exc
+                )
+                for _, job_future in batch:
+                    job_future.set_exception(failure)
+
+    def close(self) -> None:
+        """Stop the dispatcher and the backend's workers."""
+        self._results.put(None)
+        self._dispatcher.join(timeout=5)
+        self.backend.close()
+
+
+def _resolve(batch: list[tuple[Job, Future]], played: list[Played]) -> None:
+    for (job, future), result in zip(batch, played, strict=True):
+        encoded = (result.line, result.repaired) if result.line is not None else None
+        future.set_result((job, result.row, result.error, encoded))
+
+
+def open_pool(
+    settings: Any,
+    *,
+    spec: Any,
+    agent: Any,
+    player: Any,
+    grader: Any,
+    episode_kwargs: dict[str, Any],
+    concurrency: int,
+) -> RemotePool:
+    """The pool of ``settings.workers`` workers on ``settings.backend``: each plays ``concurrency``
+    rollouts at a time (a model agent's HTTP concurrency, per worker), starting its own agent
+    when ``agent`` is a name, else a copy of ``player``."""
+    setup = WorkerSetup(
+        spec=spec,
+        agent=agent if isinstance(agent, str) else player,
+        logprobs=settings.logprobs,
+        grader=grader,
+        episode_kwargs=episode_kwargs,
+        concurrency=concurrency,
+        encode=settings.output is not None,
+    )
+    backend = make_backend(settings.backend, setup, settings.workers, settings.ray_address)
+    return RemotePool(backend, chunk=max(8, concurrency))

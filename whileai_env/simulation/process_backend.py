@@ -1,0 +1,115 @@
+"""``backend="process"``: workers as processes on this machine (the standard library's
+``concurrent.futures.ProcessPoolExecutor``). Workers start from a ``forkserver`` that has imported
+the package once (``spawn`` where there is none), so a worker never inherits a forked copy of the
+driver's threads, locks or HTTP clients, and a second pool in the same driver starts in
+milliseconds.
+
+Each process builds its :class:`~whileai_env.simulation.workers.Worker` once, in the pool's
+initializer. A process killed mid-chunk breaks the pool (``BrokenProcessPool``, every chunk in
+flight fails with it): :meth:`ProcessBackend.replace` starts one new pool for all of them and
+the driver sends those chunks again. A worker whose driver is gone (``kill -9`` of the driver
+leaves nobody to stop it) notices within half a second and exits.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import pickle
+import threading
+import time
+from collections.abc import Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from typing import Any
+
+from whileai_env.errors import WorkerError
+from whileai_env.simulation.plan import Job
+from whileai_env.simulation.workers import Played, Worker, WorkerSetup
+
+_WORKER: Worker | None = None
+
+
+def _start(setup: WorkerSetup, driver: int) -> None:
+    """The pool's initializer: this process's worker, started once, and its driver's watch."""
+    global _WORKER
+    threading.Thread(target=_watch, args=(driver,), daemon=True).start()
+    _WORKER = Worker(setup)
+
+
+def _watch(driver: int) -> None:
+    """Exit this process once the ``driver`` process is gone."""
+    while _alive(driver):
+        time.sleep(0.5)
+    os._exit(1)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # it exists, under another user
+        return True
+    return True
+
+
+def _play(chunk: Sequence[Job]) -> list[Played]:
+    if _WORKER is None:  # pragma: no cover - the initializer always ran first
+        raise WorkerError("the worker process was not started")
+    return _WORKER.play(chunk)
+
+
+def check_picklable(setup: WorkerSetup) -> None:
+    """Refuse, in one line, a setup that cannot be sent to another process."""
+    for name in ("agent", "grader", "episode_kwargs", "spec"):
+        try:
+            pickle.dumps(getattr(setup, name))
+        except Exception as exc:
+            raise WorkerError(
+                f"workers with backend='process' need a picklable {name} ({type(exc).__name__}: "
+                f"{exc}); pass the agent by name or as a module-level function, or use "
+                "backend='ray' (cloudpickle sends closures)"
+            ) from None
+
+
+def _context() -> multiprocessing.context.BaseContext:
+    if "forkserver" not in multiprocessing.get_all_start_methods():
+        return multiprocessing.get_context("spawn")
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload([__name__])
+    return context
+
+
+class ProcessBackend:
+    """``workers`` spawned processes sharing one queue of chunks."""
+
+    def __init__(self, setup: WorkerSetup, workers: int) -> None:
+        check_picklable(setup)
+        self.setup, self.workers = setup, workers
+        self._context = _context()
+        self._pool = self._new_pool()
+
+    def _new_pool(self) -> ProcessPoolExecutor:
+        return ProcessPoolExecutor(
+            self.workers,
+            mp_context=self._context,
+            initializer=_start,
+            initargs=(self.setup, os.getpid()),
+        )
+
+    def send(self, chunk: Sequence[Job]) -> tuple[Future, Any]:
+        pool = self._pool
+        return pool.submit(_play, list(chunk)), pool
+
+    def died(self, exc: BaseException) -> bool:
+        return isinstance(exc, BrokenProcessPool)
+
+    def replace(self, token: Any) -> None:
+        """A new pool, unless one already replaced the broken pool ``token``."""
+        if token is self._pool:
+            token.shutdown(wait=False, cancel_futures=True)
+            self._pool = self._new_pool()
+
+    def close(self) -> None:
+        self._pool.shutdown(wait=True, cancel_futures=True)
