@@ -4,7 +4,7 @@
 #   bash scripts/test.sh [pytest args...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh "${WHILEAI_TEST_EXTRAS:-dev,openai,train,math}"
+bash scripts/setup.sh "${WHILEAI_TEST_EXTRAS:-dev,openai,train,math,ray}"
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/mypy  # the package, zero errors ([tool.mypy] in pyproject.toml)
