@@ -4,7 +4,7 @@ import pytest
 
 from whileai_env.agents import oracle_agent
 from whileai_env.envs.gym import AgentEnv
-from whileai_env.episode.transcript import render_messages
+from whileai_env.episode.transcript import render_messages, render_tools
 
 from ..conftest import SPECS_DIR
 
@@ -62,7 +62,8 @@ def test_the_text_observation_renders_the_whole_transcript_at_every_step(task_in
     policy.start(task)
     done = False
     while True:
-        assert text == f"Tools:\n{env._tools_text}\n\n{render_messages(env.episode.messages)}"
+        tools = render_tools(env.spec_.openai_tools())
+        assert text == f"Tools:\n{tools}\n\n{render_messages(env.episode.messages)}"
         if done:
             break
         text, _, terminated, truncated, _ = env.step(policy(env.transcript()))

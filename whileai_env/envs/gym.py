@@ -7,6 +7,7 @@ step but the last, where it is the episode's grade (``task_checklist`` or your `
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
@@ -105,8 +106,7 @@ class AgentEnv(gym.Env):
         self.episode: Episode | None = None
         self._transcript: list[dict[str, Any]] = []
         self._blocks: list[str] = []
-        self._tools = self.spec_.openai_tools()
-        self._tools_text = render_tools(self._tools)
+        self._tools = _shared_tools(self.spec_)
 
     def reset(
         self, *, seed: int | None = None, options: dict[str, Any] | None = None
@@ -187,7 +187,21 @@ class AgentEnv(gym.Env):
         agent cannot edit the episode's); the text joins per-message blocks rendered once."""
         if self.observation == "messages":
             return self._transcript
-        return f"Tools:\n{self._tools_text}\n\n" + "\n\n".join(self._blocks)
+        return f"Tools:\n{_tools_text(self.spec_)}\n\n" + "\n\n".join(self._blocks)
+
+
+@functools.lru_cache(maxsize=16)
+def _shared_tools(spec: Spec) -> list[dict[str, Any]]:
+    """The spec's tools in OpenAI shape, one list for every env of the spec in this process
+    (``reset``'s ``info["tools"]``: read it, do not edit it); about 30 KB for a 14-tool spec,
+    which each env held a copy of."""
+    return spec.openai_tools()
+
+
+@functools.lru_cache(maxsize=16)
+def _tools_text(spec: Spec) -> str:
+    """The tools as the ``text`` observation lists them, rendered once per spec."""
+    return render_tools(_shared_tools(spec))
 
 
 def _load_tasks(

@@ -8,6 +8,7 @@ and ``action_space.sample()`` doubles as a fuzzer.
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Mapping
 from typing import Any
@@ -25,6 +26,15 @@ _CHARSET = (
 ROLES = frozenset({"system", "user", "assistant", "tool"})
 
 
+@functools.cache
+def _charset_tables() -> dict[str, Any]:
+    """The lookup tables ``spaces.Text`` builds from ``_CHARSET`` (a set, a tuple, an index and
+    a string; about 16 KB), built once and shared by every space here: they never change, and
+    each env holds an action space of its own."""
+    built = spaces.Text(max_length=1, charset=_CHARSET)
+    return {k: v for k, v in vars(built).items() if k.startswith("_char")}
+
+
 class AnyText(spaces.Text):
     """A text space containing every ``str`` of ``min_length``..``max_length`` characters."""
 
@@ -32,6 +42,7 @@ class AnyText(spaces.Text):
         self, max_length: int = 1_000_000, *, min_length: int = 0, seed: Any = None
     ) -> None:
         super().__init__(max_length=max_length, min_length=min_length, charset=_CHARSET, seed=seed)
+        vars(self).update(_charset_tables())
 
     def contains(self, x: Any) -> bool:
         return isinstance(x, str) and self.min_length <= len(x) <= self.max_length
