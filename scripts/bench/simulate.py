@@ -1,71 +1,143 @@
-"""Rows per minute of ``simulate()`` with the seeded agent and the template writer, one core.
+"""Rows per minute of ``simulate()`` in-process, one core: this tree, an earlier commit and the
+original SDK's offline path, in the same run.
 
-Runs ``simulate("seeded", spec=<largest example spec>, budget=2000, quiet=True)`` in this
-process (one thread, one core) and prints rows/min of CPU time and of wall-clock, with the
-budget check (rows == budget whenever the grid has room). ``--output`` also streams the rows
-to a JSONL file, as the CLI's main job does.
+For each spec (default: ``configs/specs/airline.yaml`` and the corpus spec with the most tools),
+runs ``simulate("seeded", spec=..., budget=--budget, quiet=True)`` in a child process per version
+(after a 50-row warm-up on another seed) and prints rows/min of CPU time and of wall-clock, with
+the budget check. The SDK (``whileai==0.131``, in its own venv: ``--sdk-python``, default
+``/tmp/sdkvenv/bin/python``) plays ``wai.simulate(wai.seeded_agent(tools), simulator=False)``,
+its template writer and no model; when that interpreter cannot import ``whileai`` the output says
+so. ``--output`` streams this tree's rows to a JSONL file, as the CLI does.
 
     python scripts/bench/simulate.py
-    python scripts/bench/simulate.py --budget 5000 --mode rl --output /tmp/rows.jsonl
+    python scripts/bench/simulate.py --against 962b984 --budget 5000 configs/specs/airline.yaml
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-sys.path.insert(0, str(ROOT))
+from _baseline import PACKAGE_ROOT, ROOT, child, worktree
 
-from _specs import largest_spec  # noqa: E402
+sys.path.insert(0, str(PACKAGE_ROOT))
 
-import whileai_env as wenv  # noqa: E402
-from whileai_env.simulation import simulate  # noqa: E402
+import whileai_env as wenv
+from whileai_env.simulation import simulate
+
+SDK_CHILD = """
+import json, sys, time
+import whileai as wai
+d = json.load(open(sys.argv[1]))
+agent = wai.seeded_agent(d["tools"])
+kw = dict(tools=d["tools"], system_prompt=d["system_prompt"], simulator=False)
+wai.simulate(agent, budget=50, seed=1, **kw)
+cpu, wall = time.process_time(), time.perf_counter()
+rows = wai.simulate(agent, budget=int(sys.argv[2]), seed=0, **kw).rows()
+cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+print(json.dumps({"rows": len(rows), "rows_per_min_cpu": round(60 * len(rows) / cpu),
+                  "rows_per_min_wall": round(60 * len(rows) / wall)}))
+"""
+
+
+def measure(spec_path: Path, budget: int, mode: str, output: Path | None) -> dict:
+    """One version's figures for ``spec_path`` (run in a child)."""
+    spec = wenv.load_spec(spec_path)
+    simulate("seeded", spec=spec, budget=50, seed=1, quiet=True)
+    if output and output.exists():
+        output.unlink()
+    cpu, wall = time.process_time(), time.perf_counter()
+    data = simulate("seeded", spec=spec, budget=budget, mode=mode, output=output, quiet=True)
+    cpu, wall = time.process_time() - cpu, time.perf_counter() - wall
+    rows = len(data.rows)
+    return {
+        "rows": rows,
+        "budget_honoured": rows == budget,
+        "stopped_because": data.stopped_because,
+        "rows_per_min_cpu": round(60 * rows / cpu),
+        "rows_per_min_wall": round(60 * rows / wall),
+    }
+
+
+def sdk(sdk_python: Path, spec_path: Path, budget: int) -> dict:
+    """The original SDK's offline figures, or why there are none."""
+    if not sdk_python.exists():
+        return {
+            "unavailable": f"{sdk_python} not found (python3.11 -m venv; pip install whileai==0.131)"
+        }
+    spec = wenv.load_spec(spec_path)
+    with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+        json.dump({"tools": spec.openai_tools(), "system_prompt": spec.system_prompt}, f)
+    done = subprocess.run(
+        [str(sdk_python), "-c", SDK_CHILD, f.name, str(budget)],
+        capture_output=True,
+        text=True,
+        cwd=tempfile.gettempdir(),
+    )
+    Path(f.name).unlink()
+    if done.returncode:
+        return {"unavailable": done.stderr.strip().splitlines()[-1][:300]}
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def default_specs() -> list[Path]:
+    sys.path.insert(0, str(ROOT))
+    from tests.corpus import corpus_specs
+
+    sized = []
+    for path in corpus_specs():
+        try:
+            sized.append((len(wenv.load_spec(path).tools), path.stat().st_size, path))
+        except wenv.SpecError:
+            continue
+    return [ROOT / "configs" / "specs" / "airline.yaml", max(sized)[2]]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--spec", type=Path, default=None)
+    parser.add_argument("specs", nargs="*", type=Path)
     parser.add_argument("--budget", type=int, default=2000)
     parser.add_argument("--mode", default="explore")
-    parser.add_argument("--agent", default="seeded")
     parser.add_argument("--output", type=Path, default=None)
+    parser.add_argument("--against", default="HEAD~1")
+    parser.add_argument("--sdk-python", type=Path, default=Path("/tmp/sdkvenv/bin/python"))
+    parser.add_argument("--child", action="store_true", help=argparse.SUPPRESS)
     args = parser.parse_args()
-    spec_path = args.spec or largest_spec()
-    spec = wenv.load_spec(spec_path)
-    wenv.build_grid(spec)
-    if args.output and args.output.exists():
-        args.output.unlink()
-    cpu0, wall0 = time.process_time(), time.perf_counter()
-    data = simulate(
-        args.agent, spec=spec, budget=args.budget, mode=args.mode, output=args.output, quiet=True
-    )
-    cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
-    rows = len(data.rows)
-    print(
-        json.dumps(
-            {
-                "spec": str(spec_path.relative_to(ROOT)),
-                "tools": len(spec.tools),
-                "agent": args.agent,
-                "mode": args.mode,
-                "budget": args.budget,
-                "rows": rows,
-                "budget_honoured": rows == args.budget,
-                "stopped_because": data.stopped_because,
-                "rows_per_min_cpu": round(60 * rows / cpu),
-                "rows_per_min_wall": round(60 * rows / wall),
-                "faults_fired": sum(data.search["faults_fired"].values()),
-                "target_rows_per_min": 50000,
-            },
-            indent=1,
-        )
-    )
+    if args.child:
+        print(json.dumps(measure(args.specs[0], args.budget, args.mode, args.output)))
+        return
+    report = []
+    with worktree(args.against) as old_root:
+        for path in [p.resolve() for p in args.specs] or default_specs():
+            child_args = [str(path), "--budget", str(args.budget), "--mode", args.mode]
+            now_args = [*child_args, *(["--output", str(args.output)] if args.output else [])]
+            old = child(Path(__file__), child_args, old_root)
+            now = child(Path(__file__), now_args, ROOT)
+            entry = {
+                "spec": str(path.relative_to(ROOT)),
+                "tools": len(wenv.load_spec(path).tools),
+                "now": now,
+                args.against: old,
+                f"now_over_{args.against}": round(
+                    now["rows_per_min_cpu"] / old["rows_per_min_cpu"], 2
+                ),
+            }
+            if args.mode == "explore":
+                entry["sdk_0.131"] = base = sdk(args.sdk_python, path, args.budget)
+                if "rows_per_min_cpu" in base:
+                    entry["now_over_sdk"] = round(
+                        now["rows_per_min_cpu"] / base["rows_per_min_cpu"], 2
+                    )
+            report.append(entry)
+    targets = {"rows_per_min_cpu": 60000, "now_over_sdk": 10}
+    print(json.dumps({"budget": args.budget, "specs": report, "targets": targets}, indent=1))
 
 
 if __name__ == "__main__":
