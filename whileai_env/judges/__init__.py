@@ -6,6 +6,12 @@ judge goes (``Episode``, the Gymnasium env, ``simulate(...).grade()``). The gold
 from the row's ``privileged.reference`` (or a flat ``answer``/``target``/... field, or
 ``field=``), which every export drops.
 
+Model judges, whose reward is a model's reading of the transcript, live in their own modules and
+are not imported here (a package import should not reach for an HTTP client):
+:func:`~whileai_env.judges.rubric.rubric_judge`, :func:`~whileai_env.judges.likert.likert_judge`,
+:func:`~whileai_env.judges.pairwise.pair_judge` and
+:func:`~whileai_env.judges.rubrics.write_rubrics`.
+
 >>> from whileai_env.grading.judge import run_judge
 >>> from whileai_env.judges import All, Numeric, Regex
 >>> judge = All(Numeric(), Regex(r"^\\d+$"))
