@@ -3,6 +3,7 @@ malformed answers, timeouts, retries, the cache and the privileged block."""
 
 from __future__ import annotations
 
+import threading
 import time
 
 import pytest
@@ -158,3 +159,22 @@ def test_judge_report_counts_each_failure_kind(serve):
     graded = run_judge([row("a"), row("b")], rubric_judge(spec_of(server), rubric=RUBRIC))
     counts = judge_report(graded)
     assert counts["invalid_result"] == 1 and counts["ok"] == 1
+
+
+def test_no_more_than_concurrency_requests_are_in_flight(serve):
+    lock, state = threading.Lock(), {"now": 0, "most": 0}
+
+    def counted(request):
+        with lock:
+            state["now"] += 1
+            state["most"] = max(state["most"], state["now"])
+        time.sleep(0.05)
+        with lock:
+            state["now"] -= 1
+        return criteria_answer(True, True)
+
+    server = serve(counted)
+    judge = rubric_judge(spec_of(server), rubric=RUBRIC, concurrency=2)
+    graded = run_judge([row(f"reply {i}") for i in range(8)], judge, concurrency=8)
+    assert judge_report(graded)["ok"] == 8
+    assert state["most"] == 2
