@@ -45,7 +45,8 @@ class SimulationConfig:
     logprobs (model agents). ``output`` / ``resume``: stream rows to a JSONL file, continue it.
     ``quiet``: no progress bar. ``workers``: play in that many worker processes (``backend=
     "process"``) or Ray actors (``backend="ray"``, on the cluster at ``ray_address`` or
-    ``RAY_ADDRESS``, else a local Ray); ``None`` plays in this process (see ``docs/scaling.md``).
+    ``RAY_ADDRESS``, else a local Ray); ``None`` plays in this process (on Ray: one actor per CPU
+    of the cluster). See ``docs/scaling.md``.
     """
 
     mode: str = "explore"

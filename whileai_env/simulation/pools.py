@@ -43,15 +43,16 @@ class Backend(Protocol):
 
 
 def make_backend(
-    name: str, setup: WorkerSetup, workers: int, address: str | None = None
+    name: str, setup: WorkerSetup, workers: int | None, address: str | None = None
 ) -> Backend:
-    """Start ``workers`` workers on backend ``name`` (``"process"`` or ``"ray"``)."""
-    if name == "process" and workers == 1:
+    """Start ``workers`` workers on backend ``name`` (``"process"`` or ``"ray"``; Ray's default is
+    one per CPU of the cluster)."""
+    if name == "process" and workers in (None, 1):
         return InlineBackend(setup)
     if name == "process":
         from whileai_env.simulation.process_backend import ProcessBackend
 
-        return ProcessBackend(setup, workers)
+        return ProcessBackend(setup, int(workers or 1))
     if name == "ray":
         from whileai_env.simulation.ray_backend import RayBackend
 
@@ -160,7 +161,8 @@ def open_pool(
     episode_kwargs: dict[str, Any],
     concurrency: int,
 ) -> RemotePool:
-    """The pool of ``settings.workers`` workers on ``settings.backend``: each plays ``concurrency``
+    """The pool of ``settings.workers`` workers on ``settings.backend`` (Ray's default: one per
+    CPU of the cluster): each plays ``concurrency``
     rollouts at a time (a model agent's HTTP concurrency, per worker), starting its own agent
     when ``agent`` is a name, else a copy of ``player``."""
     setup = WorkerSetup(

@@ -8,7 +8,9 @@ Each process builds its :class:`~whileai_env.simulation.workers.Worker` once, in
 initializer. A process killed mid-chunk breaks the pool (``BrokenProcessPool``, every chunk in
 flight fails with it): :meth:`ProcessBackend.replace` starts one new pool for all of them and
 the driver sends those chunks again. A worker whose driver is gone (``kill -9`` of the driver
-leaves nobody to stop it) notices within half a second and exits.
+leaves nobody to stop it) notices within half a second and exits. Each pool's workers get the
+driver's environment as it is when the pool starts (``OPENAI_API_KEY``, a base URL set a moment
+ago), not the forkserver's from whenever it started.
 """
 
 from __future__ import annotations
@@ -30,9 +32,12 @@ from whileai_env.simulation.workers import Played, Worker, WorkerSetup
 _WORKER: Worker | None = None
 
 
-def _start(setup: WorkerSetup, driver: int) -> None:
-    """The pool's initializer: this process's worker, started once, and its driver's watch."""
+def _start(setup: WorkerSetup, driver: int, environ: dict[str, str]) -> None:
+    """The pool's initializer: the driver's environment, this process's worker (started once),
+    and the watch on its driver."""
     global _WORKER
+    os.environ.clear()
+    os.environ.update(environ)
     threading.Thread(target=_watch, args=(driver,), daemon=True).start()
     _WORKER = Worker(setup)
 
@@ -95,7 +100,7 @@ class ProcessBackend:
             self.workers,
             mp_context=self._context,
             initializer=_start,
-            initargs=(self.setup, os.getpid()),
+            initargs=(self.setup, os.getpid(), dict(os.environ)),
         )
 
     def send(self, chunk: Sequence[Job]) -> tuple[Future, Any]:

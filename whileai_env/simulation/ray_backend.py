@@ -45,12 +45,15 @@ def _ray() -> Any:
 
 
 class RayBackend:
-    """``workers`` Ray actors, each one CPU (``num_cpus=1``)."""
+    """``workers`` Ray actors (one per CPU of the cluster when ``None``), each one CPU."""
 
-    def __init__(self, setup: WorkerSetup, workers: int, *, address: str | None = None) -> None:
+    def __init__(
+        self, setup: WorkerSetup, workers: int | None, *, address: str | None = None
+    ) -> None:
         ray = self.ray = _ray()
         if not ray.is_initialized():
             ray.init(address=address or os.environ.get("RAY_ADDRESS") or None)
+        workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
         self._cls = ray.remote(num_cpus=1)(_Actor)
         self._setup = ray.put(setup)
         self._run = f"{os.getpid()}-{next(_RUNS)}"
