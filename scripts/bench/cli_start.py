@@ -1,0 +1,68 @@
+"""Start-up of ``whileai-env simulate``: a whole process that writes one row, this tree against
+an earlier commit in the same run (target: under 0.5 s before the first row).
+
+Runs ``python -m whileai_env.cli simulate SPEC --budget 1 --output FILE`` ``--runs`` times per
+version and prints the best CPU time (user + system, from the child's rusage) and wall-clock:
+the process ends once its one row is written, so both bound the time before the first row.
+
+    python scripts/bench/cli_start.py
+    python scripts/bench/cli_start.py --against 962b984 --runs 7 tests/corpus/mcp-github.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _baseline import ROOT, worktree
+
+
+def start_up(package_root: Path, spec: Path, runs: int) -> dict[str, float]:
+    """Best CPU and wall seconds of a one-row ``simulate`` process importing ``package_root``."""
+    env = {**os.environ, "PYTHONPATH": str(package_root)}
+    cpu, wall = float("inf"), float("inf")
+    with tempfile.TemporaryDirectory() as tmp:
+        for i in range(runs):
+            out = Path(tmp) / f"rows-{i}.jsonl"
+            command = [sys.executable, "-m", "whileai_env.cli", "simulate", str(spec)]
+            command += ["--budget", "1", "--output", str(out)]
+            t0 = time.perf_counter()
+            proc = subprocess.Popen(command, env=env, cwd=package_root, stdout=subprocess.DEVNULL)
+            _, status, usage = os.wait4(proc.pid, 0)
+            wall = min(wall, time.perf_counter() - t0)
+            if status or not out.read_text().strip():
+                raise SystemExit(f"simulate failed (status {status}) for {package_root}")
+            cpu = min(cpu, usage.ru_utime + usage.ru_stime)
+    return {"cpu_s": round(cpu, 3), "wall_s": round(wall, 3)}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument("spec", nargs="?", type=Path, default=ROOT / "configs/specs/airline.yaml")
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--against", default="HEAD~1")
+    args = parser.parse_args()
+    spec = args.spec.resolve()
+    with worktree(args.against) as old_root:
+        old = start_up(old_root, spec, args.runs)
+    now = start_up(ROOT, spec, args.runs)
+    report = {
+        "spec": str(spec.relative_to(ROOT)),
+        args.against: old,
+        "now": now,
+        "cpu_ratio_now_over_old": round(now["cpu_s"] / old["cpu_s"], 2),
+        "target_s": 0.5,
+    }
+    print(json.dumps(report, indent=1))
+
+
+if __name__ == "__main__":
+    main()
