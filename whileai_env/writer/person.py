@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.hashing import rng
@@ -49,13 +49,17 @@ class Fact:
         return f"{noun} {self.value}" if noun and noun != "record" else self.value
 
 
+@lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
+    """The singular words of a label or question subject (kept: every follow-up of every
+    episode compares the same few labels again)."""
     return tuple(singular(w) for w in name_tokens(text.replace("#", " number ")))
 
 
-def _names(key: str, label: str, entity: bool) -> set[tuple[str, ...]]:
+@lru_cache(maxsize=4096)
+def _names(key: str, label: str, entity: bool) -> frozenset[tuple[str, ...]]:
     """Every way a question may name a fact: its label, its argument's words, and for an id its
-    noun with or without an id word ("order", "order number", "order id")."""
+    noun with or without an id word ("order", "order number", "order id"); kept per fact."""
     names = {_words(label), _words(key.replace("_", " "))}
     if entity:
         noun = _words(entity_noun(key))
@@ -63,10 +67,12 @@ def _names(key: str, label: str, entity: bool) -> set[tuple[str, ...]]:
     for attribute, synonyms in PERSONAL_FACTS.items():
         if _words(label) == _words(attribute):
             names |= {_words(s) for s in synonyms}
-    return {n for n in names if n}
+    return frozenset(n for n in names if n)
 
 
-def _match(subject: tuple[str, ...], names: set[tuple[str, ...]]) -> int:
+def _match(
+    subject: tuple[str, ...], names: frozenset[tuple[str, ...]] | set[tuple[str, ...]]
+) -> int:
     """How well a question's subject names a fact: 3 exactly, 2 when a name's words are all in
     it ("new shipping address" holds "new address"), 1 when its words are all in a name
     ("number" in "order number"); 0 not."""
