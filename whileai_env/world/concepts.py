@@ -18,9 +18,9 @@ hold for a spec nobody here has seen: ``passengerFirstName``, ``dest-airport``, 
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import functools
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.lexicon import name_tokens, singular
@@ -542,10 +542,26 @@ def _misc(f: Field) -> str | None:
     return None
 
 
-@lru_cache(maxsize=8192)
+def _kept_per_field(rule: Callable[[Field], str | None]) -> Callable[[Field], str | None]:
+    """``rule`` with its answer kept per field (a pure function of the field, asked again for
+    every value drawn for an argument); a field whose hints hold a list (an example that is an
+    array) cannot be a key, and is answered afresh."""
+    kept = functools.lru_cache(maxsize=8192)(rule)
+
+    @functools.wraps(rule)
+    def concept(f: Field) -> str | None:
+        try:
+            hash(f)
+        except TypeError:
+            return rule(f)
+        return kept(f)
+
+    return concept
+
+
+@_kept_per_field
 def string_concept(f: Field) -> str | None:
-    """The concept of a string field, or ``None`` (a pure function of the field, kept per field:
-    every value drawn for an argument asks it again, and the rules are many)."""
+    """The concept of a string field, or ``None``."""
     standard = _STANDARD_CONCEPTS.get(f.hints.standard or "")
     if standard and not (standard == "uuid" and not f.locator and f.has("name")):
         return standard
@@ -605,7 +621,7 @@ _NUMBER_WORDS: tuple[tuple[frozenset[str], str], ...] = tuple(
 )
 
 
-@lru_cache(maxsize=8192)
+@_kept_per_field
 def number_concept(f: Field) -> str | None:
     """The concept of a number or integer field, or ``None``."""
     if f.hints.unit == "cents":

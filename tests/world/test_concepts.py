@@ -1,0 +1,17 @@
+"""Concepts are kept per field, and a field that cannot be a key is still answered."""
+
+from whileai_env.world.concepts import field, number_concept, string_concept
+
+
+def test_a_field_with_an_array_example_has_a_concept():
+    f = field("command", {"type": "array", "description": "e.g. ['ls', '-la', '/app']"})
+    f = f.__class__(**{**vars(f), "hints": f.hints.__class__(examples=(["ls", "-la"],))})
+    assert string_concept(f) == string_concept(field("command", {}))
+    assert number_concept(f) is None
+
+
+def test_the_kept_concept_is_the_rules_answer():
+    for name in ("email", "order_id", "start_date", "city", "amount", "page"):
+        f = field(name, {"description": f"The {name}."})
+        assert string_concept(f) == string_concept.__wrapped__(f)
+        assert number_concept(f) == number_concept.__wrapped__(f)
