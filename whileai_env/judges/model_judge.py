@@ -100,9 +100,13 @@ class ModelJudge:
         """The verdict for a row :meth:`instructions` refused: no ``reward`` (``missing_reward``)."""
         return {"reason": f"{self.kind}: nothing to judge this row against"}
 
+    def scoring(self) -> Any:
+        """How answers become rewards, when that is a setting (part of the judge's version)."""
+        return None
+
     def provenance(self, instructions: str) -> dict[str, Any]:
         """``model``, ``prompt_sha``, ``temperature`` and ``version`` for these instructions."""
-        sha = hex_id(self.kind, instructions, self.use_privileged, length=12)
+        sha = hex_id(self.kind, instructions, self.use_privileged, self.scoring(), length=12)
         return {
             "model": self.model,
             "prompt_sha": sha,
