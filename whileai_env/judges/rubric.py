@@ -148,6 +148,9 @@ class RubricJudge(ModelJudge):
     def unjudgeable(self, row: Mapping[str, Any]) -> dict[str, Any]:
         return {"reason": "no rubric: pass rubric= or put one at privileged.rubric"}
 
+    def scoring(self) -> Any:
+        return {"partial": self.partial}
+
     def read(self, answer: str, row: Mapping[str, Any]) -> dict[str, Any]:
         items = self._items(row)
         met = _verdicts(answer, len(items))
@@ -241,3 +244,21 @@ def rubric_judge(
         concurrency=concurrency,
         cache=cache,
     )
+
+
+def rubric_grading(
+    spec: Any, rubric: str | os.PathLike[str], grader: Any = None
+) -> tuple[Any, Any]:
+    """What ``simulate(rubric=...)`` runs with: ``spec`` carrying the rubric (so every row has it
+    at ``privileged.rubric``) and the grader, ``grader`` when given, else a
+    :func:`rubric_judge` on ``$WHILEAI_JUDGE`` reading each row's rubric.
+
+    >>> spec, grader = rubric_grading("configs/specs/order-support.json", "- Looks up the order.",
+    ...                               grader=len)
+    >>> spec.rubric, grader is len
+    ('- Looks up the order.', True)
+    """
+    from whileai_env.spec.load import load_spec
+
+    with_rubric = load_spec(spec, rubric=read_rubric(rubric))
+    return with_rubric, grader if grader is not None else rubric_judge()
