@@ -79,7 +79,7 @@ class InlineBackend:
         """Nothing to replace: the driver is the worker."""
 
     def close(self) -> None:
-        """Nothing to stop."""
+        self.worker.close()
 
 
 class RemotePool:

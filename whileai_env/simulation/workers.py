@@ -111,6 +111,11 @@ class Worker:
             return [self._one(job) for job in jobs]
         return list(self._threads.map(self._one, jobs))
 
+    def close(self) -> None:
+        """Stop the worker's threads (a model agent's HTTP concurrency)."""
+        if self._threads is not None:
+            self._threads.shutdown(wait=True)
+
     def _one(self, job: Job) -> Played:
         s = self.setup
         _, row, error = play_job(s.spec, self.player, job, s.grader, s.episode_kwargs)
