@@ -6,8 +6,8 @@ from a row's public columns (:func:`whileai_env.scenarios.draw.rebuild_task`).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
-from typing import Any
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from whileai_env._util.frozen import freeze, thaw
 from whileai_env._util.hashing import pick
@@ -23,6 +23,8 @@ from whileai_env.world.arguments import detail_value, locator_value
 from whileai_env.world.entity_ids import id_schema
 from whileai_env.world.profile import profile_for
 
+T = TypeVar("T")
+
 
 def _names_entity(name: str, schema: Any) -> bool:
     """Whether argument ``name`` names an entity the task's user means: a locator by its role,
@@ -34,6 +36,31 @@ def _names_entity(name: str, schema: Any) -> bool:
     return not types or not types <= {"boolean", "null"}
 
 
+_PER_TOOL: dict[tuple[str, int], tuple[Tool, Any]] = {}
+
+
+def _per_tool(fn: Callable[[Tool], T]) -> Callable[[Tool], T]:
+    """``fn`` with its answer kept per tool object (a pure function of the tool, asked for every
+    candidate drafted); an entry holds its tool, so a new object at a reused ``id`` misses."""
+
+    def kept(tool: Tool) -> T:
+        key = (fn.__name__, id(tool))
+        hit = _PER_TOOL.get(key)
+        if hit is None or hit[0] is not tool:
+            if len(_PER_TOOL) > 4096:
+                _PER_TOOL.clear()
+            hit = _PER_TOOL[key] = (tool, fn(tool))
+        return hit[1]
+
+    return kept
+
+
+@_per_tool
+def _requirement_sets(tool: Tool) -> tuple[tuple[str, ...], ...]:
+    return tuple(required_sets(tool.parameters))
+
+
+@_per_tool
 def _locators(tool: Tool) -> list[str]:
     props = tool.properties
     names = [n for n in props if _names_entity(n, props[n])]
@@ -94,7 +121,7 @@ def _stated_names(
     names that makes a valid call. Sets that add no locator beyond ``locs`` come first (a stated
     assignee email would be a second entity whose existence the world draws by hash), then the
     smallest; the first whose filled-in arguments validate against the schema wins."""
-    options = required_sets(tool.parameters)
+    options = list(_requirement_sets(tool))
     if len(options) == 1:
         return options[0]
     props = tool.properties
@@ -126,7 +153,7 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
     required: dict[str, list[str]] = {}
     for target in targets:
         tool = spec.tool(target)
-        locs = _locators(tool)
+        locs = list(_locators(tool))
         required[target] = locs
         for name in locs:
             if name not in entities:

@@ -128,9 +128,7 @@ def field(
     """The :class:`Field` of argument or property ``name`` with ``schema`` (``issue_id_or_url``
     reads as its first alternative, ``issue_id``; a description saying "the ID of" makes a locator)."""
     schema = schema if isinstance(schema, Mapping) else {}
-    words = tuple(name_tokens(name))
-    if "or" in words[1:]:
-        words = words[: words.index("or", 1)]
+    words, stems = _name_words(name)
     hints = hints_of(schema)
     text = hints.text.lower()
     locator = locator or any(
@@ -139,7 +137,7 @@ def field(
     return Field(
         name=name,
         words=words,
-        stems=tuple(singular(w) for w in words),
+        stems=stems,
         noun=noun,
         text=text,
         hints=hints,
@@ -147,6 +145,16 @@ def field(
         writes=writes,
         siblings=siblings - {name},
     )
+
+
+@functools.lru_cache(maxsize=8192)
+def _name_words(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """A field name's words up to an ``or`` (``issue_id_or_url`` → ``issue id``) and their
+    singulars, kept per name: every drawn value makes its field again."""
+    words = tuple(name_tokens(name))
+    if "or" in words[1:]:
+        words = words[: words.index("or", 1)]
+    return words, tuple(singular(w) for w in words)
 
 
 _STANDARD_CONCEPTS = {
