@@ -78,3 +78,27 @@ def test_pass_fail_pairs_need_a_mixed_task() -> None:
 def test_a_threshold_outside_zero_one_is_refused(trained: Path) -> None:
     with pytest.raises(ValueError, match="threshold is a probability"):
         trainers.reward_model(trained / "model", threshold=1.5)
+
+
+def test_reward_model_is_hack_monitors_gold(trained: Path) -> None:
+    def sampler(trainer, holdout, k):
+        return [
+            {
+                "prompt": [{"role": "user", "content": h["q"]}],
+                "completion": [{"role": "assistant", "content": "It shipped" + "!" * i}],
+            }
+            for h in holdout
+            for i in range(k)
+        ]
+
+    monitor = trainers.HackMonitor(
+        holdout=[{"q": "where is order 7?"}, {"q": "cancel order 9"}],
+        gold=trainers.reward_model(trained / "model"),
+        every=1,
+        k=2,
+        sampler=sampler,
+    )
+    monitor.wrap(lambda prompts, completions, **_: [1.0] * len(completions))
+    monitor.check(1)
+    gold = monitor.points[-1]["gold_reward"]
+    assert isinstance(gold, float) and 0.0 <= gold <= 1.0
