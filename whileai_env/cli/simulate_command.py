@@ -21,6 +21,7 @@ _KNOB_OPTIONS = (
     "fault_rate",
     "seed",
     "concurrency",
+    "workers",
     "until",
     "output",
     "resume",
@@ -61,6 +62,21 @@ _KNOB_OPTIONS = (
 @click.option("--seed", default=0, show_default=True)
 @click.option("--concurrency", type=int, default=None)
 @click.option(
+    "--workers",
+    type=int,
+    default=None,
+    help="Play in N worker processes (with --ray: N Ray actors); rows as with one.",
+)
+@click.option(
+    "--ray",
+    "ray_address",
+    is_flag=False,
+    flag_value="",
+    default=None,
+    metavar="[ADDRESS]",
+    help="Play on Ray: a local instance, or the cluster at ADDRESS (or RAY_ADDRESS).",
+)
+@click.option(
     "--until", type=click.Choice(["compute", "saturation"]), default="compute", show_default=True
 )
 @click.option(
@@ -83,6 +99,7 @@ def simulate_cmd(
     agent: str,
     config_file: Path | None,
     grade: bool,
+    ray_address: str | None,
     **options: Any,
 ) -> None:
     """Play an agent through tasks drawn from a spec and print a summary of the rows."""
@@ -95,13 +112,20 @@ def simulate_cmd(
         config = SimulationConfig.from_file(config_file) if config_file is not None else None
         knobs = _knobs(ctx, options, explicit_only=config is not None)
         spec = load_spec(path)
+        if ray_address is not None:
+            knobs.update(backend="ray", ray_address=ray_address or None)
     except (WhileaiError, ValueError, TypeError) as exc:
         fail(str(exc))
     player = _player(
         agent, spec, logprobs=bool(knobs.get("logprobs", config.logprobs if config else False))
     )
+    remote = "backend" in knobs or knobs.get("workers") or (config and config.workers)
     data = simulate(
-        player, spec=spec, config=config, grader=task_checklist if grade else None, **knobs
+        agent if remote else player,  # a worker starts its own agent from the name
+        spec=spec,
+        config=config,
+        grader=task_checklist if grade else None,
+        **knobs,
     )
     _print_summary(data)
 

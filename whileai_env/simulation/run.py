@@ -19,8 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from whileai_env.data.jsonl import RowWriter, iter_rows, write_rows
-from whileai_env.episode.engine import Episode
-from whileai_env.errors import AgentError
 from whileai_env.scenarios.draw import iter_situations, tasks_from_rows
 from whileai_env.scenarios.grid import build_grid
 from whileai_env.scenarios.task import Task, Topology, topology
@@ -30,6 +28,7 @@ from whileai_env.simulation.plan import FixedPlan, Job, SuccessivePlan
 from whileai_env.simulation.players import ModelPlayer, make_player
 from whileai_env.simulation.progress import Progress
 from whileai_env.simulation.tally import Tally
+from whileai_env.simulation.workers import play_job
 from whileai_env.spec.load import load_spec
 from whileai_env.types import Execute, Judge
 
@@ -107,6 +106,25 @@ def simulate(
         else FixedPlan(task_stream, topo.repeats)
     )
     writer = _writer(settings, the_spec, topo, player, pinned, grader)
+    episode_kwargs = {
+        "user": user,
+        "avg_turns": settings.avg_turns,
+        "max_turns": settings.max_turns,
+        "execute": execute,
+    }
+    remote = None
+    if settings.workers is not None or settings.backend == "ray":
+        from whileai_env.simulation.pools import WINDOW, open_pool
+
+        remote = open_pool(
+            settings,
+            spec=the_spec,
+            agent=agent,
+            player=player,
+            grader=grader,
+            episode_kwargs=episode_kwargs,
+            concurrency=concurrency,
+        )
     runner = _Runner(
         spec=the_spec,
         plan=plan,
@@ -114,18 +132,14 @@ def simulate(
         budget=settings.budget,
         time_budget=settings.time_budget,
         grader=grader,
-        concurrency=concurrency,
-        reproducible=settings.reproducible or concurrency == 1,
+        concurrency=concurrency if remote is None else WINDOW,
+        reproducible=settings.reproducible or (concurrency == 1 and remote is None),
         writer=writer,
+        remote=remote,
         until=settings.until,
         quiet=settings.quiet,
         pinned=pinned is not None,
-        episode_kwargs={
-            "user": user,
-            "avg_turns": settings.avg_turns,
-            "max_turns": settings.max_turns,
-            "execute": execute,
-        },
+        episode_kwargs=episode_kwargs,
     )
     try:
         search = runner.run()
@@ -303,11 +317,12 @@ class _Runner:
         until: str,
         quiet: bool,
         pinned: bool,
+        remote: Any = None,
     ) -> None:
         self.spec, self.plan, self.player = spec, plan, player
         self.budget, self.time_budget, self.grader = budget, time_budget, grader
         self.concurrency, self.reproducible = concurrency, reproducible
-        self.writer = writer
+        self.writer, self.remote = writer, remote
         self.resumed = dict(writer.resumed) if writer is not None else {}
         self.episode_kwargs, self.until, self.pinned = episode_kwargs, until, pinned
         self.grid = build_grid(spec)
@@ -327,28 +342,18 @@ class _Runner:
 
     def play(self, job: Job) -> tuple[Job, dict[str, Any] | None, str | None]:
         """One rollout: the row, or ``None`` and the agent's error."""
-        episode = Episode(
-            self.spec, job.task, rollout_index=job.rollout_index, grade=False, **self.episode_kwargs
-        )
-        try:
-            extra = self.player.play(episode)
-        except AgentError as exc:
-            return job, None, str(exc)
-        row = episode.row()
-        row["agent"] = getattr(self.player, "name", "agent")
-        row.update(extra or {})
-        if self.grader is not None:
-            from whileai_env.grading.judge import run_judge
-
-            row = run_judge([row], self.grader)[0]
-        return job, row, None
+        return play_job(self.spec, self.player, job, self.grader, self.episode_kwargs)
 
     def run(self) -> dict[str, Any]:
         """Play the plan out; the run's report (``search``)."""
         stopped = None
         max_lost = max(16, 2 * self.budget)
         with self.progress:
-            pool = ThreadPoolExecutor(self.concurrency) if self.concurrency > 1 else None
+            pool = (
+                ThreadPoolExecutor(self.concurrency)
+                if self.concurrency > 1 and self.remote is None
+                else None
+            )
             inflight: dict[Future, Job] = {}
             try:
                 while True:
@@ -371,6 +376,9 @@ class _Runner:
                                 write=False,
                             )
                             continue
+                        if self.remote is not None:
+                            inflight[self.remote.submit(job)] = job
+                            continue
                         if pool is None:
                             self._land(*self.play(job))
                             stopped = self._stop_reason(max_lost, 0)
@@ -382,9 +390,14 @@ class _Runner:
                                 "budget" if self.tally.rows >= self.budget else "tasks_done"
                             )
                         break
+                    if self.remote is not None:
+                        self.remote.flush()
                     if self.reproducible:
                         done = list(inflight)
                         wait(done)
+                    elif self.remote is not None:  # plan order, as soon as the head has landed
+                        next(iter(inflight)).exception()
+                        done = list(itertools.takewhile(Future.done, inflight))
                     else:
                         done = list(wait(list(inflight), return_when=FIRST_COMPLETED).done)
                     for future in done:
@@ -393,6 +406,8 @@ class _Runner:
             finally:
                 if pool is not None:
                     pool.shutdown(wait=True, cancel_futures=True)
+                if self.remote is not None:
+                    self.remote.close()
         if not self.tally.rows and self.lost:
             stopped = "agent_failed"
         if stopped == "time_budget":
@@ -413,7 +428,13 @@ class _Runner:
         return None
 
     def _land(
-        self, job: Job, row: dict[str, Any] | None, error: str | None, *, write: bool = True
+        self,
+        job: Job,
+        row: dict[str, Any] | None,
+        error: str | None,
+        encoded: tuple[bytes, int] | None = None,
+        *,
+        write: bool = True,
     ) -> None:
         self.plan.land(job, row)
         if row is None:
@@ -423,6 +444,8 @@ class _Runner:
             return
         if self.writer is None:
             self.rows.append(row)
+        elif write and encoded is not None:  # a worker's line, encoded as write() would
+            self.writer.write_encoded(*encoded)
         elif write:
             from whileai_env.data.rows import export_row
 
@@ -458,6 +481,8 @@ class _Runner:
         groups = self.plan.report()
         if groups:
             search["groups"] = groups
+        if self.remote is not None and self.remote.restarts:
+            search["worker_restarts"] = self.remote.restarts
         if self.lost:
             search["agent_errors"] = self.lost
             search["first_agent_error"] = self.first_error
