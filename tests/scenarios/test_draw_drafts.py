@@ -31,3 +31,17 @@ def test_a_candidate_is_drafted_once_per_situation(order_spec, monkeypatch):
     wenv.draw_tasks(order_spec, 200, seed=0)
     assert len(made) == len(set(made))
     assert len(made) < 3 * 200
+
+
+def test_the_draws_choices_are_random_choices():
+    import numpy as np
+
+    from whileai_env._util.hashing import rng
+
+    g = np.random.default_rng(0)
+    for trial in range(300):
+        n, k = int(g.integers(1, 2000)), int(g.integers(1, 4))
+        population = g.permutation(4000)[:n]
+        weights = g.random(n) * g.choice([1e-6, 1.0, 1e6]) + 1e-12
+        expected = rng("t", trial).choices(population.tolist(), weights=weights.tolist(), k=k)
+        assert draw._choices(rng("t", trial), population, weights, k) == expected

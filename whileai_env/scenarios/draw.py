@@ -191,6 +191,19 @@ def _pools(cells: list[Cell], spec: Spec, split: bool) -> tuple[np.ndarray, np.n
     return restraint, hard, easy
 
 
+def _choices(r: Any, population: np.ndarray, weights: np.ndarray, k: int) -> list[int]:
+    """``r.choices(population, weights, k=k)``, the same picks from the same draws of ``r``, with
+    the cumulative weights summed and searched by numpy: the stock one turns a pool of thousands
+    of cells into Python lists at every draw. ``np.cumsum`` adds in order, as ``accumulate``
+    does, so the sums are the same floats."""
+    cumulative = np.cumsum(weights)
+    total = float(cumulative[-1]) + 0.0
+    head = cumulative[: len(population) - 1]
+    return [
+        int(population[np.searchsorted(head, r.random() * total, side="right")]) for _ in range(k)
+    ]
+
+
 class _Drafts:
     """The phrasing-0 draft of each cell's next situation, with its opener's embedding, made
     once: a candidate that loses is met again with the same situation (about half of all
@@ -272,7 +285,7 @@ def _draw(
         novelty = (1.0 / (1.0 + value_counts[coords[idx]])).sum(axis=1)
         weights = risk[idx] * novelty / (1.0 + visits[idx]) ** 2
         r = rng("draw", seed, s)
-        chosen = r.choices(idx.tolist(), weights=weights.tolist(), k=min(candidates, len(idx)))
+        chosen = _choices(r, idx, weights, min(candidates, len(idx)))
         pick_i = _pick(chosen, drafts, recent[: min(filled, len(recent))], key=(seed, s))
         ci = chosen[pick_i]
         draft, vector = drafts.pop(ci)
