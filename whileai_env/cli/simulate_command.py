@@ -90,6 +90,13 @@ _KNOB_OPTIONS = (
     help="Stream rows to this JSONL.",
 )
 @click.option("--resume", is_flag=True, help="Continue the run in --output.")
+@click.option(
+    "--traces",
+    "traces_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Graded traces (JSONL or OTLP JSON) to aim the grid at; see `traces report`.",
+)
 @click.option("--logprobs", is_flag=True, help="Record per-turn logprobs (model agents).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
@@ -99,6 +106,7 @@ def simulate_cmd(
     agent: str,
     config_file: Path | None,
     grade: bool,
+    traces_file: Path | None,
     ray_address: str | None,
     **options: Any,
 ) -> None:
@@ -112,6 +120,7 @@ def simulate_cmd(
         config = SimulationConfig.from_file(config_file) if config_file is not None else None
         knobs = _knobs(ctx, options, explicit_only=config is not None)
         spec = load_spec(path)
+        traces = _traces(traces_file)
         if ray_address is not None:
             knobs.update(backend="ray", ray_address=ray_address or None)
     except (WhileaiError, ValueError, TypeError) as exc:
@@ -125,9 +134,19 @@ def simulate_cmd(
         spec=spec,
         config=config,
         grader=task_checklist if grade else None,
+        traces=traces,
         **knobs,
     )
     _print_summary(data)
+
+
+def _traces(path: Path | None) -> Any:
+    """The trace rows of ``--traces`` (``None`` without it)."""
+    if path is None:
+        return None
+    from whileai_env.traces.otel import load_trace_file
+
+    return load_trace_file(path)
 
 
 def _player(agent: str, spec: Any, *, logprobs: bool) -> Any:
@@ -183,6 +202,14 @@ def _print_summary(data) -> None:
     table.add_row(
         "faults fired", ", ".join(f"{k} {v}" for k, v in sorted(faults.items())) or "none"
     )
+    if search.get("traces"):
+        aim = search["traces"]
+        aimed = "; ".join(f"{k}: {', '.join(v)}" for k, v in aim["emphasis"].items() if v)
+        table.add_row(
+            "traces",
+            f"{aim['traces']} read, aimed at {escape(aimed) or 'nothing'}; "
+            f"{aim['leaky_tasks_dropped']} tasks copying a trace dropped",
+        )
     if search.get("groups"):
         table.add_row("groups", ", ".join(f"{k} {v}" for k, v in search["groups"].items()))
     if search.get("agent_errors"):

@@ -53,6 +53,7 @@ def simulate(
     config: SimulationConfig | Mapping[str, Any] | str | os.PathLike | None = None,
     simulator: Any = False,
     tasks: Any = None,
+    traces: Any = None,
     grader: Judge | None = None,
     user: Any = None,
     execute: Execute | None = None,
@@ -73,6 +74,9 @@ def simulate(
     disagree; with ``grader=`` the decision reads rewards), ``adaptive`` (a mix; with
     ``until="saturation"`` it stops when coverage plateaus). ``tasks=`` re-runs a previous run's
     task set (a run, its rows, its JSONL or tasks) at its k unless ``repeats=`` is given.
+    ``traces=`` (trace rows or a JSONL path: :mod:`whileai_env.traces`) weights the draw toward the
+    tools, faults and world states the traces got wrong and drops every task whose opener
+    near-copies a trace's prompt; ``data.search["traces"]`` says what it aimed at.
 
     The run stops at ``budget`` rows, at ``time_budget`` seconds, at saturation, when the task
     set is done, or when the agent fails every rollout (called off after ``max(16, 2 * budget)``
@@ -92,9 +96,12 @@ def simulate(
             "simulate() needs spec= (a path, dict or Spec) or tools= (and system_prompt=)"
         )
     the_spec = load_spec(spec, tools=tools, system_prompt=system_prompt)
-    topo, pinned, task_stream = _tasks(settings, the_spec, tasks)
+    aim = _aim(traces, the_spec)
+    topo, pinned, task_stream = _tasks(settings, the_spec, tasks, aim)
     if simulator:
         task_stream = _model_openers(task_stream, simulator, the_spec)
+    if aim is not None:
+        task_stream = aim.screen(task_stream)
     player = make_player(agent, spec=the_spec, logprobs=settings.logprobs)
     concurrency = settings.concurrency or (
         MODEL_CONCURRENCY if isinstance(player, ModelPlayer) else 1
@@ -143,6 +150,8 @@ def simulate(
     )
     try:
         search = runner.run()
+        if aim is not None:
+            search["traces"] = aim.summary()
     finally:
         if writer:
             writer.close()
@@ -207,8 +216,17 @@ def _settings(
     return base.replace(**changes) if changes else base
 
 
+def _aim(traces: Any, spec: Any) -> Any:
+    """The :class:`~whileai_env.traces.aim.TraceAim` of ``traces=``, or ``None`` without traces."""
+    if traces is None:
+        return None
+    from whileai_env.traces.aim import aim_run
+
+    return aim_run(traces, spec)
+
+
 def _tasks(
-    settings: SimulationConfig, spec: Any, tasks: Any
+    settings: SimulationConfig, spec: Any, tasks: Any, aim: Any = None
 ) -> tuple[Topology, list[Task] | None, Iterator[Task]]:
     """The run's topology, its pinned task set (``tasks=``) if any, and the stream of tasks to play."""
     topo = topology(settings.mode, settings.phrasings, settings.repeats)
@@ -229,6 +247,8 @@ def _tasks(
         phrasings=topo.phrasings,
         repeats=topo.repeats,
         fault_rate=settings.fault_rate,
+        grid=aim.grid if aim is not None else None,
+        weights=aim.weights if aim is not None else None,
     )
     if settings.situations is not None:
         stream = itertools.islice(stream, settings.situations)
