@@ -47,3 +47,22 @@ def test_grade_refuses_a_judge_and_a_rubric_together(spec):
     data = simulate("oracle", spec=spec, budget=1, quiet=True)
     with pytest.raises(ValueError, match="judge= or rubric="):
         data.grade(lambda row: 1.0, rubric=RUBRIC)
+
+
+def test_simulate_with_a_rubric_grades_every_row_with_the_rubric_judge(serve, monkeypatch):
+    server = serve(lambda request: criteria_answer(True))
+    monkeypatch.setenv("WHILEAI_JUDGE", spec_of(server))
+    data = simulate("oracle", spec=corpus_specs()[0], budget=3, quiet=True, rubric="- Answers.")
+    assert [r["judge_name"] for r in data.trajectories] == ["rubric_judge"] * 3
+    assert [r["markers"]["rubric:answers"] for r in data.trajectories] == [1.0] * 3
+    assert data.trajectories[0]["privileged"]["rubric"] == "- Answers."
+    assert "Answers." in server.requests[0]["messages"][0]["content"]
+
+
+def test_simulate_with_a_rubric_and_a_grader_keeps_the_grader(monkeypatch):
+    monkeypatch.delenv("WHILEAI_JUDGE", raising=False)
+    data = simulate(
+        "oracle", spec=corpus_specs()[0], budget=2, quiet=True, rubric="- Answers.", grader=len
+    )
+    assert {r["judge_name"] for r in data.trajectories} == {"len"}
+    assert data.spec.rubric == "- Answers."

@@ -54,6 +54,7 @@ def simulate(
     simulator: Any = False,
     tasks: Any = None,
     traces: Any = None,
+    rubric: str | os.PathLike | None = None,
     grader: Judge | None = None,
     user: Any = None,
     execute: Execute | None = None,
@@ -74,6 +75,9 @@ def simulate(
     disagree; with ``grader=`` the decision reads rewards), ``adaptive`` (a mix; with
     ``until="saturation"`` it stops when coverage plateaus). ``tasks=`` re-runs a previous run's
     task set (a run, its rows, its JSONL or tasks) at its k unless ``repeats=`` is given.
+    ``rubric=`` (text or a path) is put on every row's privileged block and, unless ``grader=`` is
+    given, rows are graded against it as they land by
+    :func:`~whileai_env.judges.rubric.rubric_judge` on ``$WHILEAI_JUDGE``.
     ``traces=`` (trace rows or a JSONL path: :mod:`whileai_env.traces`) weights the draw toward the
     tools, faults and world states the traces got wrong and drops every task whose opener
     near-copies a trace's prompt; ``data.search["traces"]`` says what it aimed at.
@@ -96,6 +100,10 @@ def simulate(
             "simulate() needs spec= (a path, dict or Spec) or tools= (and system_prompt=)"
         )
     the_spec = load_spec(spec, tools=tools, system_prompt=system_prompt)
+    if rubric is not None:  # every row carries it, and rubric_judge grades unless grader= does
+        from whileai_env.judges.rubric import rubric_grading
+
+        the_spec, grader = rubric_grading(the_spec, rubric, grader)
     aim = _aim(traces, the_spec)
     topo, pinned, task_stream = _tasks(settings, the_spec, tasks, aim)
     if simulator:
