@@ -3,6 +3,7 @@ malformed answers, timeouts, retries, the cache and the privileged block."""
 
 from __future__ import annotations
 
+import pickle
 import threading
 import time
 
@@ -178,3 +179,14 @@ def test_no_more_than_concurrency_requests_are_in_flight(serve):
     graded = run_judge([row(f"reply {i}") for i in range(8)], judge, concurrency=8)
     assert judge_report(graded)["ok"] == 8
     assert state["most"] == 2
+
+
+def test_a_judge_pickles_to_a_worker_with_its_settings_and_answers(serve):
+    server = serve(lambda request: criteria_answer(True, True))
+    judge = rubric_judge(spec_of(server), rubric=RUBRIC, concurrency=2)
+    run_judge([row("Cancelled.")], judge)
+    copied = pickle.loads(pickle.dumps(judge))
+    assert copied.endpoint.concurrency == 2 and copied.rubric == judge.rubric
+    graded = run_judge([row("Cancelled."), row("Another.")], copied)
+    assert [r["reward"] for r in graded] == [1.0, 1.0]
+    assert len(server.requests) == 2  # the copy answered the first row from its cache

@@ -27,7 +27,7 @@ import os
 import sqlite3
 import threading
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 
 class AnswerCache(Protocol):
@@ -69,6 +69,14 @@ class MemoryCache:
 
     def __len__(self) -> int:
         return len(self._answers)
+
+    def __getstate__(self) -> dict[str, Any]:
+        with self._lock:
+            return {"answers": dict(self._answers)}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self._answers = dict(state["answers"])
+        self._lock = threading.Lock()
 
 
 class SQLiteCache:

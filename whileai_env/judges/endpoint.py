@@ -9,7 +9,8 @@ model, ``WHILEAI_JUDGE`` names it. The request goes through the agents' own poli
 ``openai`` client, whose ``max_retries`` retries 408/409/429/5xx answers and dropped connections
 with exponential backoff (honouring ``retry-after``). A request that still runs out of
 ``timeout`` raises :class:`TimeoutError`, which the judge runner marks ``timeout``; at most
-``concurrency`` requests are in flight at once, however many threads the runner uses.
+``concurrency`` requests are in flight at once, however many threads the runner uses. It pickles
+(to ``simulate(workers=N)``'s processes) as its settings: each process builds its own client.
 
 >>> JudgeModel("vllm:judge@http://127.0.0.1:8000/v1", timeout=5).name
 'vllm:judge@http://127.0.0.1:8000/v1'
@@ -70,9 +71,22 @@ class JudgeModel:
         self.retries = retries
         self.max_tokens = max_tokens
         self.requests = 0  # requests sent (cache hits send none)
-        self._slots = threading.BoundedSemaphore(concurrency)
+        self.concurrency = concurrency
+        self._start()
+
+    def _start(self) -> None:
+        """The per-process parts: the request slots, the lock, and no model built yet."""
+        self._slots = threading.BoundedSemaphore(self.concurrency)
         self._lock = threading.Lock()
         self._policy: Policy | None = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        """What a pickle carries to a worker process: the settings, not the client or the locks."""
+        return {k: v for k, v in self.__dict__.items() if k not in ("_slots", "_lock", "_policy")}
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._start()
 
     def _built(self) -> Policy:
         with self._lock:
