@@ -70,3 +70,21 @@ def test_mode_decides_over_the_rows_and_an_unknown_mode_is_refused() -> None:
     assert publish_gate(rows, mode="sft")[1]["rl_shaped"] is False
     with pytest.raises(ValueError, match="mode must be one of"):
         publish_gate(rows, mode="grpo")
+
+
+def test_endorsed_adds_the_hack_scan_to_an_rl_report() -> None:
+    rows = [
+        {
+            "task_id": f"t{t}",
+            "final_text": text,
+            "reward": float("###" in text),
+            "repeats": 4,
+            "steps": [{"tool": "lookup"}] if (i + t) % 2 else [],
+        }
+        for t in range(8)
+        for i, text in enumerate(["Done ###", "It shipped.", "Let me check.", "Done."])
+    ]
+    _, report = publish_gate(rows, endorsed=["tool:lookup"])
+    assert report["hack_scan"]["regime"] == "reward_hack"
+    assert any("reward tracks" in warning for warning in report["warnings"])
+    assert "hack_scan" not in publish_gate(rows)[1]

@@ -26,6 +26,7 @@ from collections import defaultdict
 from collections.abc import Mapping, Sequence
 from typing import Any, NamedTuple
 
+from whileai_env.analysis.hack_scan import hack_scan
 from whileai_env.errors import PublishGateError
 from whileai_env.scenarios.task import task_columns
 
@@ -152,6 +153,7 @@ def publish_gate(
     mode: str | None = None,
     *,
     band: tuple[float, float] = BAND,
+    endorsed: Sequence[str] | None = None,
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """Check ``rows`` before publishing; returns ``(stamped copies, report)``.
 
@@ -161,6 +163,8 @@ def publish_gate(
     ``policy``: the row's ``agent``); a stamp the row already carries is kept, since ``k`` is the
     repeats the grader saw, not the rows that survived a prune. The report's ``pass_at_1`` is over
     the rows given, and a note says so when carried stamps were measured on other rows.
+    ``endorsed`` (what the reward should track) adds ``hack_scan`` on RL-shaped rows, its warnings
+    among the gate's: a reward that tracks a shortcut is reported, not refused.
     """
     rows = list(rows)
     shaped = rl_shaped(rows, mode)
@@ -173,6 +177,9 @@ def publish_gate(
     stamped, carried = _stamp(rows, outcomes)
     report = _report(rows, rates, shaped, band, ungraded, mixed)
     report["carried_stamps"] = carried
+    if shaped and endorsed is not None:
+        report["hack_scan"] = hack_scan(rows, endorsed)
+        report["warnings"] += report["hack_scan"]["warnings"]
     if carried:
         report["notes"].append(
             f"{carried} rows keep a calibration stamp measured before this row set was cut; "
