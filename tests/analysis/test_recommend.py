@@ -8,7 +8,7 @@ import pytest
 
 import whileai_env as wenv
 from tests.conftest import ORDER_POLICY, ORDER_TOOLS, SPECS_DIR
-from whileai_env.analysis.recommend import recommend, saturation_situations
+from whileai_env.analysis.recommend import recommend, saturation
 from whileai_env.errors import ConfigError
 from whileai_env.scenarios.grid import build_grid
 
@@ -16,11 +16,23 @@ SPEC = SPECS_DIR / "order-support.json"
 
 
 def test_a_target_above_saturation_drives_the_sft_size() -> None:
-    saturation = saturation_situations(wenv.load_spec(SPEC))
-    target = 3 * saturation + 3  # 3 phrasings: saturation + 1 situations' worth of prompts
+    found = saturation(wenv.load_spec(SPEC))
+    assert found.measured and found.covered >= 0.95
+    target = 3 * found.situations + 3  # 3 phrasings: one situation more than saturation
     rec = recommend(SPEC, mode="sft", target=target)
-    assert rec.numbers["situations"] == saturation + 1
-    assert rec.simulate_kwargs == {"mode": "sft", "budget": (saturation + 1) * 6, "seed": 0}
+    assert rec.numbers["situations"] == found.situations + 1
+    assert rec.simulate_kwargs == {"mode": "sft", "budget": (found.situations + 1) * 6, "seed": 0}
+
+
+def test_past_the_measurement_cap_saturation_is_extrapolated() -> None:
+    spec = wenv.load_spec(SPEC)
+    cells = len(build_grid(spec))
+    exact = saturation(spec)
+    capped = saturation(spec, budget=2 * cells * cells)  # two situations per cell, then stop
+    assert not capped.measured and capped.drawn == 2 * cells and capped.covered < 0.95
+    expected = 2 * cells * math.log(20) / math.log(1 / (1 - capped.covered))
+    assert capped.situations == math.ceil(expected)
+    assert 0.7 * exact.situations <= capped.situations <= 1.3 * exact.situations
 
 
 def test_a_measured_mixed_rate_changes_the_rl_cost_and_drops_the_probe() -> None:
