@@ -6,7 +6,8 @@ already initialised by the caller (``ray job submit``, a notebook) is used as it
 holds one :class:`~whileai_env.simulation.workers.Worker`, set up once from the run's
 :class:`~whileai_env.simulation.workers.WorkerSetup` (sent once with ``ray.put``); chunks go to
 the actor with the fewest in flight. An actor that dies (``ray.kill``, a lost node) is replaced
-by :meth:`RayBackend.replace` and the driver sends its chunks again. Actors are named
+by :meth:`RayBackend.replace` and the driver sends its chunks again (so is one Ray's memory
+monitor stopped on a crowded node). Actors are named
 ``whileai-worker-<run>-<slot>`` so an operator can find them (``ray list actors``).
 """
 
@@ -78,7 +79,17 @@ class RayBackend:
             self.load[slot] = max(0, self.load[slot] - 1)
 
     def died(self, exc: BaseException) -> bool:
-        return isinstance(exc, self.ray.exceptions.RayActorError)
+        """An actor lost: killed, crashed, its node gone, or stopped by Ray's memory monitor."""
+        errors = self.ray.exceptions
+        return isinstance(
+            exc,
+            (
+                errors.RayActorError,
+                errors.OutOfMemoryError,
+                errors.WorkerCrashedError,
+                errors.NodeDiedError,
+            ),
+        )
 
     def replace(self, token: Any) -> None:
         """A fresh actor in ``token``'s slot, unless it was replaced already."""
