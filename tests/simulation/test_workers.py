@@ -58,8 +58,8 @@ def test_rl_rounds_do_not_depend_on_the_worker_count():
     assert one.search["groups"] == two.search["groups"]
 
 
-def _pool_children() -> list[multiprocessing.Process]:
-    return [p for p in multiprocessing.active_children() if "Process" in p.name]
+def _children_now() -> dict[int, multiprocessing.Process]:
+    return {p.pid: p for p in multiprocessing.active_children() if p.pid is not None}
 
 
 def _wait_rows(path: Path, at_least: int, timeout: float = 60) -> None:
@@ -74,11 +74,12 @@ def _wait_rows(path: Path, at_least: int, timeout: float = 60) -> None:
 def test_a_worker_killed_mid_run_is_replaced_and_every_row_lands_once(tmp_path):
     out = tmp_path / "rows.jsonl"
     result: dict = {}
+    before = _children_now()
     run = threading.Thread(target=lambda: result.update(data=_run(out, budget=200, workers=2)))
     run.start()
     _wait_rows(out, 20)
-    victim = _pool_children()[0]
-    os.kill(victim.pid, signal.SIGKILL)
+    victim = min(pid for pid in _children_now() if pid not in before)  # one of this run's pool
+    os.kill(victim, signal.SIGKILL)
     run.join(timeout=120)
     keys = _keys(out)
     assert len(keys) == len(set(keys)) == 200
