@@ -44,6 +44,7 @@ import whileai_env as wenv  # noqa: E402
 from whileai_env.episode.actions import parse_action  # noqa: E402
 
 SLOW_MS = 50.0
+WARM_UP_REPLIES = 16
 NON_OBJECTS = ("5", "[1]", "null", '"x"', "true", "-0.5")
 SPEC_SUFFIXES = (".json", ".yaml", ".yml")
 FRAGMENTS = (
@@ -136,13 +137,18 @@ def load_envs(paths: list[Path]) -> tuple[list[tuple[str, Any, wenv.Spec]], list
 
 
 def warm_up(envs: list[tuple[str, Any, wenv.Spec]]) -> float:
-    """Play one graded episode on each env (a call, then a reply); return the seconds it took."""
+    """Play one graded episode to its end on each env (a call, then replies until the episode
+    ends: the simulated user may answer a reply, and only the last step grades); return the
+    seconds it took."""
     start = time.perf_counter()
     for _, env, spec in envs:
         env.reset(seed=0)
         tool = spec.tools[0]
         env.step({"tool_calls": [{"function": {"name": tool.name, "arguments": {}}}]})
-        env.step("I have done that for you; is there anything else?")
+        for _ in range(WARM_UP_REPLIES):
+            _, _, terminated, truncated, _ = env.step("I have done that; anything else?")
+            if terminated or truncated:
+                break
     return time.perf_counter() - start
 
 

@@ -170,3 +170,13 @@ def test_a_field_an_output_and_a_write_both_describe_meets_both():
     world = wenv.World(tools, seed=1)
     for ident in ("TK00001", "TK00002", "TK00003"):
         assert world.store.entity("ticket", ident).record["priority"] in ("P1", "P2")
+
+
+def test_a_multiple_outside_the_field_s_usual_range_is_still_a_multiple():
+    # an order's items read as a small count (1..4 here) and the schema's multiples of 5 from 3
+    # hold none of it: the value comes from the schema's own bounds, never the bare minimum
+    schema = {"type": "array", "items": {"type": "integer", "multipleOf": 5, "minimum": 3}}
+    output = {"type": "object", "properties": {"items": schema}}
+    for seed in range(10):
+        world = wenv.World(_tools("order", output, ("note", {"type": "string"})), seed=seed)
+        _assert_fits(world.store.entity("order", "AB12345").record, "order", "items", schema)

@@ -423,6 +423,8 @@ class Walker:
             candidates.insert(0, _multiple_near(target, multiple, bounds, lo, hi))
         else:
             candidates.insert(0, _plain_number(target, lo, hi, bounds, whole, concept))
+        if _is_number(multiple) and multiple > 0:  # the concept's range may hold no multiple
+            candidates.append(_multiple_in_bounds(multiple, bounds))
         for value in candidates:
             if value is not None and fits(value, schema, self.root):
                 return int(value) if integer and float(value).is_integer() else value
@@ -621,6 +623,15 @@ def _plain_number(
     if high is not None and (value > high or (high_ex and value >= high)):
         value = round(high - step, places) if high_ex else high
     return value
+
+
+def _multiple_in_bounds(multiple: float, bounds: tuple) -> int | float | None:
+    """The multiple of ``multiple`` nearest the lower bound inside the schema's own bounds (an
+    open upper end searched 40 multiples up)."""
+    low, high = bounds_or(bounds)
+    if bounds[1] is None:
+        high = max(high, low + 40 * multiple)
+    return _multiple_near(low, multiple, bounds, low, high)
 
 
 def _multiple_near(
