@@ -115,28 +115,40 @@ class RemotePool:
         future.add_done_callback(lambda f: self._results.put((batch, attempt, token, f)))
 
     def _dispatch(self) -> None:
-        """Resolve job futures as chunks come back; send a dead worker's chunk again."""
+        """Resolve job futures as chunks come back; a failure here fails the chunk's jobs (the
+        run loop then raises it) rather than leave them waiting for ever."""
         while True:
             item = self._results.get()
             if item is None:
                 return
-            batch, attempt, token, future = item
-            exc = future.exception()
-            if exc is None:
-                _resolve(batch, future.result())
-            elif self.backend.died(exc) and attempt < RETRIES:
-                with self._lock:
-                    self.backend.replace(token)
-                    self.restarts += 1
-                self._send(batch, attempt + 1)
-            else:
-                failure = (
-                    WorkerError(f"a worker died {attempt + 1} times playing a chunk ({exc})")
-                    if self.backend.died(exc)
-                    else exc
-                )
+            batch = item[0]
+            try:
+                self._handle(*item)
+            except Exception as exc:  # a backend that cannot restart a worker, a short reply
                 for _, job_future in batch:
-                    job_future.set_exception(failure)
+                    if not job_future.done():
+                        job_future.set_exception(exc)
+
+    def _handle(
+        self, batch: list[tuple[Job, Future]], attempt: int, token: Any, future: Future
+    ) -> None:
+        """One chunk back: resolve its jobs, or send it again when its worker died."""
+        exc = future.exception()
+        if exc is None:
+            _resolve(batch, future.result())
+        elif self.backend.died(exc) and attempt < RETRIES:
+            with self._lock:
+                self.backend.replace(token)
+                self.restarts += 1
+            self._send(batch, attempt + 1)
+        else:
+            failure = (
+                WorkerError(f"a worker died {attempt + 1} times playing a chunk ({exc})")
+                if self.backend.died(exc)
+                else exc
+            )
+            for _, job_future in batch:
+                job_future.set_exception(failure)
 
     def close(self) -> None:
         """Stop the dispatcher and the backend's workers."""

@@ -1,0 +1,77 @@
+"""RemotePool against fake backends: a dead worker's chunk is sent again, rows come back in the
+order sent, and a failure the pool cannot recover from reaches the caller instead of a hang."""
+
+from __future__ import annotations
+
+from concurrent.futures import Future
+from types import SimpleNamespace
+
+import pytest
+
+from whileai_env.errors import WorkerError
+from whileai_env.simulation.plan import Job
+from whileai_env.simulation.pools import RETRIES, RemotePool
+from whileai_env.simulation.workers import Played
+
+
+class Died(Exception):
+    pass
+
+
+class FakeBackend:
+    """Plays a chunk at once; the first ``deaths`` sends fail as a dead worker would."""
+
+    def __init__(self, deaths: int = 0, replace_fails: bool = False) -> None:
+        self.deaths, self.replace_fails = deaths, replace_fails
+        self.sent = self.replaced = 0
+
+    def send(self, chunk):
+        self.sent += 1
+        future: Future = Future()
+        if self.sent <= self.deaths:
+            future.set_exception(Died("killed"))
+        else:
+            future.set_result([Played(job.key, {"task_id": job.key[0]}) for job in chunk])
+        return future, self.sent
+
+    def died(self, exc):
+        return isinstance(exc, Died)
+
+    def replace(self, token):
+        if self.replace_fails:
+            raise RuntimeError("no worker can start")
+        self.replaced += 1
+
+    def close(self):
+        pass
+
+
+def _jobs(n: int) -> list[Job]:
+    return [Job(SimpleNamespace(task_id=f"t-{i}"), 0) for i in range(n)]  # type: ignore[arg-type]
+
+
+def _play(backend: FakeBackend, n: int = 5) -> tuple[RemotePool, list]:
+    pool = RemotePool(backend, chunk=2)
+    futures = [pool.submit(job) for job in _jobs(n)]
+    pool.flush()
+    try:
+        return pool, [f.result(timeout=5) for f in futures]
+    finally:
+        pool.close()
+
+
+def test_a_dead_workers_chunk_is_sent_again_and_rows_keep_their_order():
+    backend = FakeBackend(deaths=1)
+    pool, results = _play(backend)
+    assert [job.key for job, *_ in results] == [(f"t-{i}", 0) for i in range(5)]
+    assert pool.restarts == backend.replaced == 1
+
+
+def test_a_chunk_whose_worker_keeps_dying_fails_with_worker_error():
+    with pytest.raises(WorkerError, match=f"died {RETRIES + 1} times"):
+        _play(FakeBackend(deaths=100), n=1)
+
+
+def test_a_backend_that_cannot_replace_a_worker_fails_the_jobs_instead_of_hanging():
+    with pytest.raises(RuntimeError, match="no worker can start"):
+        _play(FakeBackend(deaths=1, replace_fails=True), n=1)
