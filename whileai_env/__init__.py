@@ -22,14 +22,19 @@ from whileai_env.errors import (
     AgentError,
     ConfigError,
     EpisodeOver,
+    JudgeOutputError,
+    LabelsError,
     MissingExtraError,
     OutputExistsError,
     PrivilegedLeakError,
+    PublishGateError,
     ResumeMismatchError,
     RowError,
     SpecError,
     StoreError,
+    TraceError,
     WhileaiError,
+    WorkerError,
 )
 
 if "whileai/agent-v0" not in _gymnasium.registry:
@@ -41,14 +46,19 @@ _ERRORS = (
     "AgentError",
     "ConfigError",
     "EpisodeOver",
+    "JudgeOutputError",
+    "LabelsError",
     "MissingExtraError",
     "OutputExistsError",
     "PrivilegedLeakError",
+    "PublishGateError",
     "ResumeMismatchError",
     "RowError",
     "SpecError",
     "StoreError",
+    "TraceError",
     "WhileaiError",
+    "WorkerError",
 )
 
 #: The public API: name -> the module that defines it.
@@ -162,6 +172,21 @@ _PUBLIC: dict[str, str] = {
     "export_preference": "whileai_env.export.preference",
     "preference_rows": "whileai_env.export.preference",
     "Store": "whileai_env.store.store",
+    # traces
+    "load_traces": "whileai_env.traces.load",
+    "rows_from_otel": "whileai_env.traces.otel",
+    "tools_from_traces": "whileai_env.traces.tools",
+    "infer_harness": "whileai_env.traces.tools",
+    "mine_traces": "whileai_env.traces.mining",
+    "flaw_rows": "whileai_env.traces.mining",
+    "opening_share": "whileai_env.traces.mining",
+    "trace_report": "whileai_env.traces.report",
+    "format_trace_report": "whileai_env.traces.report",
+    "dimensions_from_traces": "whileai_env.traces.aim",
+    "leakage_report": "whileai_env.traces.leakage",
+    "drop_leaky_rows": "whileai_env.traces.leakage",
+    "split_pseudo_production": "whileai_env.traces.split",
+    "simulate_from_traces": "whileai_env.traces.simulate",
     # report
     "write_report": "whileai_env.report.page",
     "summary_table": "whileai_env.report.summary",
@@ -237,6 +262,15 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.spec.clauses import Clause, split_policy
     from whileai_env.spec.load import Spec, Tool, load_spec
     from whileai_env.store.store import Store
+    from whileai_env.traces.aim import dimensions_from_traces
+    from whileai_env.traces.leakage import drop_leaky_rows, leakage_report
+    from whileai_env.traces.load import load_traces
+    from whileai_env.traces.mining import flaw_rows, mine_traces, opening_share
+    from whileai_env.traces.otel import rows_from_otel
+    from whileai_env.traces.report import format_trace_report, trace_report
+    from whileai_env.traces.simulate import simulate_from_traces
+    from whileai_env.traces.split import split_pseudo_production
+    from whileai_env.traces.tools import infer_harness, tools_from_traces
     from whileai_env.world.fault_registry import register_fault_kind
     from whileai_env.world.mock import World
     from whileai_env.world.options import WorldOptions
