@@ -23,7 +23,7 @@ def _saturation(spec: wenv.Spec, cells: int) -> tuple[int, str]:
     """Situations until 95% of the cells were drawn, counted here from the public draw within the
     measurement's cap (5M cells x situations), else extrapolated; and the words that say which."""
     seen: set[str] = set()
-    cap = max(cells, 5_000_000 // cells)
+    cap = max(1, 5_000_000 // cells)
     for n, situation in enumerate(itertools.islice(iter_situations(spec, seed=0), cap)):
         seen.add(situation[0].scenario_id)
         if len(seen) >= math.ceil(0.95 * cells):

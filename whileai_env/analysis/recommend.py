@@ -106,9 +106,7 @@ def recommend(
         isinstance(mixed_rate, int | float) and 0.0 < mixed_rate <= 1.0
     ):
         raise ConfigError(f"mixed_rate must be in (0, 1], got {mixed_rate!r}")
-    spec = _spec(spec_or_tools, system_prompt)
-    grid = build_grid(spec)
-    found = _saturation(spec, seed)
+    grid, found = _measured(_spec(spec_or_tools, system_prompt), seed)
     lines = [_grid_line(grid), _saturation_line(len(grid), found)]
     if mode == "sft":
         return _sft(len(grid), found.situations, wanted, seed, lines)
@@ -134,7 +132,7 @@ def saturation(
     several times the number of cells; the mode does not change which cells it draws.
 
     A draw costs time in proportion to the grid, so the measurement stops after ``budget / cells``
-    situations (at least one per cell): on a grid too large to saturate within that, the count is
+    situations: on a grid too large to saturate within that, the count is
     extrapolated from the share covered so far as if each cell were met at the rate seen,
     ``drawn x ln(1 / (1 - 0.95)) / ln(1 / (1 - covered))``: an estimate, not a measurement (capped
     at two situations per cell on the order-support example it gives 1,514 against the measured
@@ -151,7 +149,7 @@ def saturation(
     spec = load_spec(spec)
     grid = grid if grid is not None else build_grid(spec)
     cells = len(grid)
-    wanted, cap, seen = math.ceil(SATURATION * cells), max(cells, budget // cells), set()
+    wanted, cap, seen = math.ceil(SATURATION * cells), max(1, budget // cells), set()
     draw = iter_situations(spec, mode="explore", seed=seed, grid=grid)
     for drawn, situation in enumerate(itertools.islice(draw, cap), start=1):
         seen.add(situation[0].scenario_id)
@@ -163,9 +161,10 @@ def saturation(
 
 
 @functools.lru_cache(maxsize=16)
-def _saturation(spec: Spec, seed: int) -> Saturation:
-    """:func:`saturation`, kept per (spec, seed): sizing both modes draws once."""
-    return saturation(spec, seed=seed)
+def _measured(spec: Spec, seed: int) -> tuple[Grid, Saturation]:
+    """The grid and its :func:`saturation`, kept per (spec, seed): sizing both modes draws once."""
+    grid = build_grid(spec)
+    return grid, saturation(spec, grid, seed=seed)
 
 
 def _spec(source: Any, system_prompt: str | None) -> Spec:
