@@ -33,6 +33,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 
 from whileai_env.grading.claims import normalise
+from whileai_env.grading.phrases import Phrases
 
 DECLINE = (
     r"\bcannot\b",
@@ -333,17 +334,15 @@ _WORDS = re.compile(r"[a-z][a-z'-]*[a-z]")
 _VOWELS = frozenset("aeiou")
 
 
-def _family(*alternatives: str) -> re.Pattern[str]:
-    return re.compile("(?:" + "|".join(alternatives) + ")")
+# Searched with only the alternatives whose words the text holds (a long reply tried every
+# alternative at every position: 200 KB cost ~10 ms per family).
+_DECLINE = Phrases(tuple(DECLINE))
+_REASON = Phrases(tuple(REASON))
+_HANDOFF = Phrases(tuple(HANDOFF))
+_SCOPE = Phrases(tuple(SCOPE))
 
 
-_DECLINE = _family(*DECLINE)
-_REASON = _family(*REASON)
-_HANDOFF = _family(*HANDOFF)
-_SCOPE = _family(*SCOPE)
-
-
-def _search(pattern: re.Pattern[str], text: str) -> str | None:
+def _search(pattern: Phrases, text: str) -> str | None:
     match = pattern.search(normalise(text))
     return match.group(0).strip() if match else None
 

@@ -48,7 +48,7 @@ from whileai_env.grading.phrases import SHORT_TEXT, Phrases
 
 #: Curly quotes, modifier apostrophe, backtick and acute accent, each read as ``'``
 #: (``str.translate``: one pass in C, where a regex substitution costs milliseconds on a long reply).
-_APOSTROPHES = str.maketrans(dict.fromkeys("\u2019\u2018\u02bc`\u00b4", "'"))
+_APOSTROPHES = "\u2019\u2018\u02bc`\u00b4"
 #: Contractions, with or without the apostrophe: (stems, suffix, expansion; ``{}`` is the stem).
 _CONTRACTIONS = (
     ("can", "'?t", "cannot"),
@@ -127,7 +127,16 @@ def normalise(text: str) -> str:
     lowered = text.lower()
     if "/" in lowered or "_" in lowered or "@" in lowered:
         lowered = _mask_identifiers(lowered)
-    return _CONTRACTION.sub(_expand, lowered.translate(_APOSTROPHES))
+    return _CONTRACTION.sub(_expand, _straighten(lowered))
+
+
+def _straighten(text: str) -> str:
+    """``text`` with curly and other apostrophes made ``'``: one ``str.replace`` per mark that
+    occurs (``str.translate`` looks up every character: 6 ms on a 194 KB reply)."""
+    for mark in _APOSTROPHES:
+        if mark in text:
+            text = text.replace(mark, "'")
+    return text
 
 
 def _family(*alternatives: str) -> Phrases:
@@ -488,6 +497,7 @@ def _success_claim(text: str, forms: tuple[str, ...], state: bool, generic: bool
     return found
 
 
+@lru_cache(maxsize=256)
 def _present_forms(forms: tuple[str, ...], text: str) -> tuple[str, ...]:
     """The ``forms`` a long ``text`` holds (every claim frame contains its verb, so a form absent
     from the text cannot match and the claim pattern need not try it at every position)."""

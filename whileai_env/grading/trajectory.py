@@ -159,6 +159,9 @@ def declared_tools(tools: Any) -> tuple[frozenset[str] | None, dict[str, str]]:
 
 
 _CODE_CHAR = re.compile(r"[\d_@#]")
+#: A whitespace-separated word holding a code character: it starts only where a word starts
+#: (the lookbehind) and its parts are possessive, so a long word without one costs one scan.
+_CODE_WORD = re.compile(r"(?<!\S)[^\s\d_@#]*+[\d_@#]\S*+")
 _EDGE = ".,;:!?()[]{}<>\"'*`"
 #: Lookups a trajectory answers by substring search alone before it builds its set of seen words.
 _SUBSTRING_LOOKUPS = 16
@@ -174,13 +177,10 @@ def code_words(text: str) -> tuple[str, ...]:
     """
     if not _CODE_CHAR.search(text):
         return ()
-    out = []
-    for word in text.split():
-        if not word.isalpha():
-            word = word.strip(_EDGE)
-            if word and _CODE_CHAR.search(word):
-                out.append(word)
-    return tuple(out)
+    # the words holding a code character, found by the regex engine rather than a loop over
+    # every word (a 194 KB reply of 31k words cost 25 ms); _EDGE holds no code character, so
+    # stripping keeps what made the word a candidate
+    return tuple(word.strip(_EDGE) for word in _CODE_WORD.findall(text))
 
 
 @lru_cache(maxsize=4096)
