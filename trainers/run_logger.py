@@ -4,7 +4,8 @@ A run directory holds ``config.json`` (the trainer's arguments and anything pass
 ``config=``), ``metrics.jsonl`` (one line per log event: loss, learning rate, rewards, KL …),
 ``summary.json`` (status ``done`` or ``stopped`` with the reason, the last metrics, the holdout
 verdict, notes) and ``curves.png`` (every logged series against the step). It only writes
-files, so it runs beside ``report_to`` (tensorboard, trackio, wandb) without touching them.
+files, so it runs beside ``report_to`` (tensorboard, trackio, wandb) without touching them. A
+record already in the directory (an earlier or crashed run) is moved to ``earlier/<n>/`` first.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ from typing import Any
 from transformers import TrainerCallback
 
 from trainers.verdict import holdout_verdict
+
+#: The files a run record owns (evaluation files beside them belong to the program).
+_RECORD_FILES = ("config.json", "metrics.jsonl", "summary.json", "curves.png")
 
 
 class RunLogger(TrainerCallback):
@@ -34,6 +38,22 @@ class RunLogger(TrainerCallback):
         self.holdout_record: dict[str, Any] | None = None
         self.series: dict[str, list[tuple[int, float]]] = {}
         self._metrics = self.path / "metrics.jsonl"
+        self._set_aside_earlier_record()
+
+    def _set_aside_earlier_record(self) -> None:
+        """Move an earlier run's record out of the way (into ``earlier/<n>/``): a run started
+        again in the same directory (after a crash, say) would otherwise append its metrics to
+        the old run's, and the curves would mix two runs. Nothing is deleted."""
+        owned = [self.path / name for name in _RECORD_FILES if (self.path / name).exists()]
+        if not owned:
+            return
+        n = 1
+        while (self.path / "earlier" / str(n)).exists():
+            n += 1
+        target = self.path / "earlier" / str(n)
+        target.mkdir(parents=True)
+        for file in owned:
+            file.rename(target / file.name)
 
     # -- the record -------------------------------------------------------------------------------
 

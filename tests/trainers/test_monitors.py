@@ -226,3 +226,19 @@ def test_the_built_in_sampler_plays_the_holdout_from_the_live_policy_and_alarms(
     played = [e for envs in seen for e in envs]
     assert all(isinstance(e, WhileaiEnvironment) and e.episode.done for e in played)
     assert {e.episode.task.task_id for e in seen[0]} == {r["task_id"] for r in holdout}
+
+
+def test_a_run_started_again_in_its_directory_sets_the_earlier_record_aside(tmp_path) -> None:
+    first = RunLogger(tmp_path)
+    first.log(1, loss=2.0)
+    first.log(2, loss=1.5)
+    first.finish()
+    second = RunLogger(tmp_path)
+    second.log(1, loss=9.0)
+    lines = (tmp_path / "metrics.jsonl").read_text().splitlines()
+    assert [json.loads(line)["loss"] for line in lines] == [9.0]
+    earlier = tmp_path / "earlier" / "1"
+    assert len((earlier / "metrics.jsonl").read_text().splitlines()) == 2
+    assert (earlier / "summary.json").exists() and not (tmp_path / "summary.json").exists()
+    RunLogger(tmp_path)
+    assert (tmp_path / "earlier" / "2" / "metrics.jsonl").exists()
