@@ -172,6 +172,13 @@ _PUBLIC: dict[str, str] = {
     "export_preference": "whileai_env.export.preference",
     "preference_rows": "whileai_env.export.preference",
     "Store": "whileai_env.store.store",
+    # sizing and the publish gate
+    "recommend": "whileai_env.analysis.recommend",
+    "Recommendation": "whileai_env.analysis.recommend",
+    "publish_gate": "whileai_env.export.gate",
+    "calibration_of": "whileai_env.export.gate",
+    "hack_scan_diff": "whileai_env.analysis.hack_diff",
+    "format_hack_scan_diff": "whileai_env.analysis.hack_diff",
     # traces
     "load_traces": "whileai_env.traces.load",
     "rows_from_otel": "whileai_env.traces.otel",
@@ -204,11 +211,13 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.analysis.decontaminate import decontaminate
     from whileai_env.analysis.delta import delta_report, format_delta_report
     from whileai_env.analysis.grounding import grounding_report, mark_grounding
+    from whileai_env.analysis.hack_diff import format_hack_scan_diff, hack_scan_diff
     from whileai_env.analysis.hack_scan import format_hack_scan, hack_scan
     from whileai_env.analysis.judge_trust import format_judge_trust, judge_agreement, judge_trust
     from whileai_env.analysis.pairs import build_preference_pairs
     from whileai_env.analysis.passk import PassAt, pass_at
     from whileai_env.analysis.probes import probe_reward
+    from whileai_env.analysis.recommend import Recommendation, recommend
     from whileai_env.analysis.selection import optimize
     from whileai_env.data.jsonl import read_rows, write_rows
     from whileai_env.data.rows import (
@@ -232,6 +241,7 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
         to_hf_dataset,
         training_rows,
     )
+    from whileai_env.export.gate import calibration_of, publish_gate
     from whileai_env.export.package import export_environment
     from whileai_env.export.preference import export_preference, preference_rows
     from whileai_env.grading.checklist import task_checklist
