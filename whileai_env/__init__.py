@@ -172,6 +172,14 @@ _PUBLIC: dict[str, str] = {
     "export_preference": "whileai_env.export.preference",
     "preference_rows": "whileai_env.export.preference",
     "Store": "whileai_env.store.store",
+    # model judges and their trust checks
+    "rubric_judge": "whileai_env.judges.rubric",
+    "likert_judge": "whileai_env.judges.likert",
+    "write_rubrics": "whileai_env.judges.rubrics",
+    "judge_probes": "whileai_env.analysis.judge_probes",
+    "judge_pairs": "whileai_env.analysis.judge_pairs",
+    "attach_labels": "whileai_env.analysis.labels",
+    "refusal_report": "whileai_env.analysis.refusals",
     # sizing and the publish gate
     "recommend": "whileai_env.analysis.recommend",
     "Recommendation": "whileai_env.analysis.recommend",
@@ -213,11 +221,15 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.analysis.grounding import grounding_report, mark_grounding
     from whileai_env.analysis.hack_diff import format_hack_scan_diff, hack_scan_diff
     from whileai_env.analysis.hack_scan import format_hack_scan, hack_scan
+    from whileai_env.analysis.judge_pairs import judge_pairs
+    from whileai_env.analysis.judge_probes import judge_probes
     from whileai_env.analysis.judge_trust import format_judge_trust, judge_agreement, judge_trust
+    from whileai_env.analysis.labels import attach_labels
     from whileai_env.analysis.pairs import build_preference_pairs
     from whileai_env.analysis.passk import PassAt, pass_at
     from whileai_env.analysis.probes import probe_reward
     from whileai_env.analysis.recommend import Recommendation, recommend
+    from whileai_env.analysis.refusals import refusal_report
     from whileai_env.analysis.selection import optimize
     from whileai_env.data.jsonl import read_rows, write_rows
     from whileai_env.data.rows import (
@@ -257,7 +269,10 @@ if TYPE_CHECKING:  # what type checkers read; tests/test_public_api.py checks it
     from whileai_env.grading.style import style_markers, style_report
     from whileai_env.judges.code_exec import CodeExec
     from whileai_env.judges.compose import verifier
+    from whileai_env.judges.likert import likert_judge
     from whileai_env.judges.numeric import MathEqual, Numeric
+    from whileai_env.judges.rubric import rubric_judge
+    from whileai_env.judges.rubrics import write_rubrics
     from whileai_env.judges.structured import JSONField, JSONSchema, JSONValid
     from whileai_env.judges.text import ExactMatch, Includes, MultipleChoice, Regex
     from whileai_env.report.page import write_report
