@@ -3,6 +3,8 @@ chat-completions endpoint on 127.0.0.1 with scripted verdicts."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from tests.corpus import corpus_specs
@@ -66,3 +68,26 @@ def test_simulate_with_a_rubric_and_a_grader_keeps_the_grader(monkeypatch):
     )
     assert {r["judge_name"] for r in data.trajectories} == {"len"}
     assert data.spec.rubric == "- Answers."
+
+
+def test_the_cli_grades_with_a_rubric_file_and_a_judge(serve, tmp_path, monkeypatch):
+    from click.testing import CliRunner
+
+    from whileai_env.cli import main
+
+    monkeypatch.delenv("WHILEAI_JUDGE", raising=False)
+    server = serve(lambda request: criteria_answer(True))
+    rubric = tmp_path / "rubric.md"
+    rubric.write_text("- Answers.\n")
+    out = tmp_path / "rows.jsonl"
+    args = ["simulate", str(corpus_specs()[0]), "--agent", "oracle", "--budget", "2", "-q"]
+    result = CliRunner().invoke(
+        main, [*args, "--rubric", str(rubric), "--judge", spec_of(server), "-o", str(out)]
+    )
+    assert result.exit_code == 0, result.output
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["judge_name"] for r in rows] == ["rubric_judge"] * 2
+    assert len(server.requests) == 2
+    missing = CliRunner().invoke(main, [*args, "--rubric", str(rubric)])
+    assert missing.exit_code == 2 and "WHILEAI_JUDGE" in missing.output
+    assert "Traceback" not in missing.output

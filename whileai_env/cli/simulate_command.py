@@ -97,6 +97,20 @@ _KNOB_OPTIONS = (
     default=None,
     help="Graded traces (JSONL or OTLP JSON) to aim the grid at; see `traces report`.",
 )
+@click.option(
+    "--rubric",
+    "rubric_file",
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    default=None,
+    help="Grade with a model judge reading this rubric (every row carries it).",
+)
+@click.option(
+    "--judge",
+    "judge_model",
+    default=None,
+    metavar="MODEL",
+    help="The rubric judge: openai:M, vllm:M@URL or hf:PATH (default $WHILEAI_JUDGE).",
+)
 @click.option("--logprobs", is_flag=True, help="Record per-turn logprobs (model agents).")
 @click.option("-q", "--quiet", is_flag=True, help="No progress bar.")
 @click.pass_context
@@ -108,10 +122,11 @@ def simulate_cmd(
     grade: bool,
     traces_file: Path | None,
     ray_address: str | None,
+    rubric_file: Path | None,
+    judge_model: str | None,
     **options: Any,
 ) -> None:
     """Play an agent through tasks drawn from a spec and print a summary of the rows."""
-    from whileai_env.grading.checklist import task_checklist
     from whileai_env.simulation.config import SimulationConfig
     from whileai_env.simulation.run import simulate
     from whileai_env.spec.load import load_spec
@@ -123,6 +138,7 @@ def simulate_cmd(
         traces = _traces(traces_file)
         if ray_address is not None:
             knobs.update(backend="ray", ray_address=ray_address or None)
+        grader = _grader(grade, rubric_file, judge_model)
     except (WhileaiError, ValueError, TypeError) as exc:
         fail(str(exc))
     player = _player(
@@ -133,11 +149,24 @@ def simulate_cmd(
         agent if remote else player,  # a worker starts its own agent from the name
         spec=spec,
         config=config,
-        grader=task_checklist if grade else None,
+        grader=grader,
         traces=traces,
+        rubric=rubric_file,
         **knobs,
     )
     _print_summary(data)
+
+
+def _grader(grade: bool, rubric: Path | None, judge: str | None) -> Any:
+    """``task_checklist`` (``None`` with ``--no-grade``), or with ``--rubric`` the rubric judge
+    on ``--judge`` or ``$WHILEAI_JUDGE`` (a missing model is a one-line error before any row)."""
+    if rubric is None:
+        from whileai_env.grading.checklist import task_checklist
+
+        return task_checklist if grade else None
+    from whileai_env.judges.rubric import rubric_judge
+
+    return rubric_judge(model=judge)
 
 
 def _traces(path: Path | None) -> Any:
