@@ -55,3 +55,21 @@ def test_a_given_spec_wins_over_drafting():
 def test_traces_without_calls_need_tools():
     with pytest.raises(TraceError, match="no tool surface"):
         simulate_from_traces([{"prompt": "hi", "reward": 0}], budget=5, quiet=True)
+
+
+def test_a_run_aimed_by_other_traces_is_not_resumed_into_this_file(tmp_path):
+    from whileai_env.errors import ResumeMismatchError
+    from whileai_env.simulation.run import simulate
+
+    spec = {"tools": [{"name": "lookup_order"}, {"name": "refund_order"}]}
+    out = tmp_path / "rows.jsonl"
+    simulate("seeded", spec=spec, traces=TRACES, budget=6, output=out, quiet=True)
+    before = out.read_bytes()
+    others = [{**t, "prompt": t["prompt"].replace("order", "parcel")} for t in TRACES[:1]]
+    with pytest.raises(ResumeMismatchError, match="traces"):
+        simulate("seeded", spec=spec, traces=others, budget=12, output=out, resume=True, quiet=True)
+    assert out.read_bytes() == before
+    again = simulate(
+        "seeded", spec=spec, traces=TRACES, budget=12, output=out, resume=True, quiet=True
+    )
+    assert len(again.rows) == 12

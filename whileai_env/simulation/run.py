@@ -120,7 +120,7 @@ def simulate(
         if settings.mode == "rl"
         else FixedPlan(task_stream, topo.repeats)
     )
-    writer = _writer(settings, the_spec, topo, player, pinned, grader)
+    writer = _writer(settings, the_spec, topo, player, pinned, grader, aim)
     episode_kwargs = {
         "user": user,
         "avg_turns": settings.avg_turns,
@@ -270,6 +270,7 @@ def _writer(
     player: Any,
     pinned: list[Task] | None,
     grader: Judge | None,
+    aim: Any = None,
 ) -> RowWriter | None:
     """The streaming writer of ``settings.output`` (or ``None``), stamped with what makes a run this
     run (a resume must match all of it: see :mod:`whileai_env.data.resume`)."""
@@ -288,6 +289,8 @@ def _writer(
         "pinned_tasks": len(pinned) if pinned is not None else None,
         "grader": judge_name(grader) if grader is not None else None,
     }
+    if aim is not None:  # other traces aim the draw elsewhere: such a file is not this run
+        stamp["traces"] = aim.fingerprint()
     return RowWriter(settings.output, config=stamp, resume=settings.resume)
 
 

@@ -26,7 +26,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from whileai_env._util.hashing import pick
+from whileai_env._util.hashing import hex_id, pick
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.covering import pairwise
 from whileai_env.scenarios.grid import Cell, Grid, build_grid
@@ -145,6 +145,17 @@ class TraceAim:
                 yield task
             else:
                 self.screened += 1
+
+    def fingerprint(self) -> str:
+        """What makes two aims draw the same rows (the weights, the focus cells' grid and the
+        prompts screened against): a resume stamps it, so other traces cannot extend a run."""
+        return hex_id(
+            "trace-aim",
+            self.weights,
+            self.aimed,
+            [c.scenario_id for c in self.grid.cells],
+            self.leaks.texts,
+        )
 
     def summary(self) -> dict[str, Any]:
         """For the run's report: traces read, the aimed values, unknown tools, tasks screened."""
