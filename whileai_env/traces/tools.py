@@ -20,27 +20,7 @@ from typing import Any
 
 from whileai_env.traces.load import load_traces
 from whileai_env.traces.mining import steps_of
-
-
-def json_type(value: Any) -> str:
-    """The JSON Schema type of a Python value read from JSON.
-
-    >>> [json_type(v) for v in ("a", 1, 1.5, True, None, [1], {"a": 1})]
-    ['string', 'integer', 'number', 'boolean', 'null', 'array', 'object']
-    """
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    if isinstance(value, Mapping):
-        return "object"
-    return "null"
+from whileai_env.world.validation import json_type
 
 
 class _Observed:

@@ -35,7 +35,7 @@ from whileai_env.world.ids import id_candidates
 from whileai_env.world.makers import Scope, argv, like, make_strings, tense
 from whileai_env.world.naming import resolve_field, spelt_out
 from whileai_env.world.patterns import matches, sample
-from whileai_env.world.validation import find_placeholder
+from whileai_env.world.validation import find_placeholder, json_type
 
 _MAX_DEPTH = 10
 _NONE: Any = object()
@@ -259,9 +259,9 @@ class Walker:
             if isinstance(declared, str)
             else [t for t in declared or () if t in _JSON_TYPES]
         )
-        if hint is not _NONE and _json_type(hint) in options:
-            return _json_type(hint)
-        if hint is not _NONE and _json_type(hint) == "integer" and "number" in options:
+        if hint is not _NONE and json_type(hint) in options:
+            return json_type(hint)
+        if hint is not _NONE and json_type(hint) == "integer" and "number" in options:
             return "number"
         non_null = [t for t in options if t != "null"]
         if len(non_null) > 1:
@@ -287,7 +287,7 @@ class Walker:
         if any(k in schema for k in _NUMERIC_KEYS):
             return "number"
         if hint is not _NONE and hint is not None:
-            return _json_type(hint)
+            return json_type(hint)
         return "string"
 
     # -- containers ------------------------------------------------------------------------
@@ -738,24 +738,8 @@ def _accepts_type(schema: Any, hint: Any) -> bool:
         return False
     declared = schema.get("type")
     kinds = {declared} if isinstance(declared, str) else set(declared or ())
-    kind = _json_type(hint)
+    kind = json_type(hint)
     return kind in kinds or (kind == "integer" and "number" in kinds)
-
-
-def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "boolean"
-    if isinstance(value, int):
-        return "integer"
-    if isinstance(value, float):
-        return "number"
-    if isinstance(value, str):
-        return "string"
-    if isinstance(value, list | tuple):
-        return "array"
-    return "object"
 
 
 def hint_for(hint: Any, name: str) -> Any:

@@ -384,7 +384,12 @@ def _additional(val: Any, props: Mapping[str, Any], formats: bool) -> Check | No
 
 
 def json_type(value: Any) -> str:
-    """The JSON Schema type name of a Python value (``None`` → ``"null"``, ``True`` → ``"boolean"`` …)."""
+    """The JSON Schema type name of a Python value (``None`` → ``"null"``, ``True`` →
+    ``"boolean"``, a tuple → ``"array"``, anything else not JSON's → ``"object"``).
+
+    >>> [json_type(v) for v in ("a", 1, 1.5, True, None, [1], (1,), {"a": 1})]
+    ['string', 'integer', 'number', 'boolean', 'null', 'array', 'array', 'object']
+    """
     if value is None:
         return "null"
     if isinstance(value, bool):
@@ -395,7 +400,7 @@ def json_type(value: Any) -> str:
         return "number"
     if isinstance(value, str):
         return "string"
-    if isinstance(value, list):
+    if isinstance(value, list | tuple):
         return "array"
     return "object"
 
