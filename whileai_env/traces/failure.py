@@ -22,20 +22,11 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from whileai_env.scenarios.faults import FAULT_KINDS
+
 #: An observed fault (the step's ``fault``, or an error named like one) to the axis value that
 #: reproduces it. Every fault kind of the grid maps to itself; a caller can pass its own map.
-FAULT_TO_AXIS: dict[str, tuple[str, str]] = {
-    kind: ("condition", kind)
-    for kind in (
-        "timeout",
-        "permission_denied",
-        "stale",
-        "malformed",
-        "rate_limited",
-        "server_error",
-        "truncated",
-    )
-} | {
+FAULT_TO_AXIS: dict[str, tuple[str, str]] = {kind: ("condition", kind) for kind in FAULT_KINDS} | {
     "not_found": ("world_state", "missing"),
     "missing": ("world_state", "missing"),
     "already_done": ("world_state", "already_done"),
