@@ -44,6 +44,7 @@ venv() {
 # serve PYTHON PACKAGE POLICY: start the endpoint on a free port; sets $base_url and $server_pid.
 serve() {
   local log="$work/serve-$3.log"
+  : > "$log"  # before the server's own redirect opens it: a sed that ran first failed the script
   "$1" -m whileai_env.cli serve "$2" --policy "$3" --port 0 2> "$log" &
   server_pid=$!
   for _ in $(seq 100); do
