@@ -273,6 +273,16 @@ def test_each_kind_of_detail_is_given_when_asked():
     assert date in _ask(task, "Could you confirm your date of birth?")[0] and date in again
 
 
+def test_a_question_past_the_read_cut_is_not_read():
+    from whileai_env._util.reading import READ_CHARS
+
+    task = _cancel_task()
+    (read,) = _ask(task, "Which order do you mean? " + "." * READ_CHARS)
+    (unread,) = _ask(task, "." * READ_CHARS + " Which order do you mean?")
+    assert str(task.world.entities["order_id"]) in read
+    assert str(task.world.entities["order_id"]) not in unread
+
+
 def test_a_confirmation_is_told_from_an_open_question_by_what_is_asked():
     task = _cancel_task()
     what, confirm = _ask(

@@ -45,6 +45,24 @@ def test_empty_reply():
     fails(graded, "reply_nonempty", "empty_reply")
 
 
+def test_over_long_reply_fails_and_is_read_only_up_to_the_cut():
+    from whileai_env._util.reading import READ_CHARS
+
+    hidden = "Your order has been cancelled."  # an unbacked claim, placed past the cut
+    row = (
+        Convo()
+        .call("get_order", ORDER, ok(order_id="4412", state="shipped"))
+        .row("Order 4412 shipped. " + "x" * READ_CHARS + hidden)
+    )
+    graded = grade(row)
+    assert graded["reward"] == 0.0
+    finding = fails(graded, "reply_nonempty", "over_long_reply")
+    assert f"{READ_CHARS:,}" in finding["message"]
+    assert graded["markers"]["no_unbacked_claim"] == 1.0  # past the cut: not read
+    at_cut = Convo().call("get_order", ORDER, ok(order_id="4412", state="shipped"))
+    assert grade(at_cut.row("Order 4412 shipped." + " " * (READ_CHARS - 19)))["reward"] == 1.0
+
+
 def test_unknown_tool_from_the_ledger():
     convo = Convo().call("delete_everything", ORDER, err("unknown_tool"))
     convo.steps[-1]["kind"] = None

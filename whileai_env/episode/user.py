@@ -22,6 +22,7 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.hashing import rng
+from whileai_env._util.reading import read_part
 from whileai_env.episode.questions import Ask, read_asks
 from whileai_env.types import User
 from whileai_env.writer.grammar import cap
@@ -96,7 +97,7 @@ class SimulatedUser:
                 return None
             self.nudged = True
             return r.choice(REPLY["nudge"])
-        asks = [a for a in read_asks(text) if a.kind != "closing"]
+        asks = [a for a in read_asks(read_part(text)) if a.kind != "closing"]
         if not asks:
             if (
                 self.task.cell.stance == "adversarial"

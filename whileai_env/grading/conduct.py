@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from whileai_env._util.reading import READ_CHARS
 from whileai_env.grading import claims
 from whileai_env.grading.findings import Finding, join_reasons, step_evidence
 from whileai_env.grading.leak import find_leaks
@@ -77,6 +78,13 @@ def _is_locator(t: Trajectory, tool: str, name: str) -> bool:
 
 
 def _reply_nonempty(t: Trajectory) -> Finding | None:
+    if t.over_long:
+        return Finding(
+            "reply_nonempty",
+            "over_long_reply",
+            f"a reply is {t.over_long:,} characters; a reply is read up to {READ_CHARS:,}",
+            {"phrase": ""},
+        )
     if t.final.strip():
         return None
     return Finding("reply_nonempty", "empty_reply", "the final reply is empty", {"phrase": ""})

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from whileai_env._util.reading import READ_CHARS, read_part
 from whileai_env.spec.arguments import argument_role
 from whileai_env.spec.kinds import WRITE_KINDS, classify_tool
 from whileai_env.world.fault_registry import degraded_kinds, gateway_kinds
@@ -262,6 +263,7 @@ class Trajectory:
         "first_write",
         "kinds",
         "opener",
+        "over_long",
         "privileged",
         "row",
         "steps",
@@ -276,7 +278,11 @@ class Trajectory:
         get = row.get
         self.row = row
         final = get("final_text")
-        self.final = final if type(final) is str else ""
+        final = final if type(final) is str else ""
+        #: The longest reply past :data:`~whileai_env._util.reading.READ_CHARS` (0 when none):
+        #: the checks read each reply up to that many characters.
+        self.over_long = len(final) if len(final) > READ_CHARS else 0
+        self.final = read_part(final)
         self.dims = _dict(get("scenario_dimensions"))
         self.world = _dict(get("world"))
         self.fault_plan = _dict(get("fault_plan"))
@@ -307,6 +313,7 @@ class Trajectory:
             system.append(system_prompt)
         if not assistant and self.final and not self.final.isspace():
             assistant.append((len(cuts), self.final))
+        self.over_long = max(self.over_long, read.over_long)
         self.assistant = assistant
         #: The system prompt as written (clauses are split from it) and lowercase (for lookups).
         self.system_prompt = "\n".join(system)
@@ -504,11 +511,13 @@ class _Messages(NamedTuple):
     assistant: list[tuple[int, str]]  # (assistant turn, its text)
     call_pos: dict[Any, int]  # tool call id -> the assistant turn that made it
     tool_texts: dict[Any, str]  # tool call id -> the tool message's text
+    over_long: int  # the longest assistant text past READ_CHARS, else 0
 
 
 def _read_messages(messages: Iterable[Any]) -> _Messages:
-    read = _Messages([], [], [], [], [], {}, {})
+    read = _Messages([], [], [], [], [], {}, {}, 0)
     total = 0
+    over_long = 0
     for message in messages:
         if type(message) is not dict and not isinstance(message, dict):
             continue
@@ -522,6 +531,9 @@ def _read_messages(messages: Iterable[Any]) -> _Messages:
         elif role == "assistant":
             ordinal = len(read.cuts)
             read.cuts.append(total)
+            if len(text) > READ_CHARS:
+                over_long = max(over_long, len(text))
+                text = text[:READ_CHARS]
             if text and not text.isspace():
                 read.assistant.append((ordinal, text))
             for call in message.get("tool_calls") or ():
@@ -535,7 +547,7 @@ def _read_messages(messages: Iterable[Any]) -> _Messages:
             total += len(text) + 1
         elif role == "system" or role == "developer":
             read.system.append(text)
-    return read
+    return read._replace(over_long=over_long)
 
 
 def _read_steps(
