@@ -5,6 +5,13 @@ Runs ``python -m whileai_env.cli simulate SPEC --budget 1 --output FILE`` ``--ru
 version and prints the best CPU time (user + system, from the child's rusage) and wall-clock:
 the process ends once its one row is written, so both bound the time before the first row.
 
+Each version is timed twice over: ``compiled``, with bytecode cached (a first, untimed run
+writes it under a private ``PYTHONPYCACHEPREFIX``), which is how a ``pip install``-ed package
+starts, since pip compiles every module at install; and ``from_source``, with
+``PYTHONDONTWRITEBYTECODE=1`` and the usual cache places, so a checkout that has no
+``__pycache__`` (an editable install on a machine that sets that variable, as this one does)
+compiles the package's modules on every start. The target is read on ``compiled``.
+
     python scripts/bench/cli_start.py
     python scripts/bench/cli_start.py --against 962b984 --runs 7 tests/corpus/mcp-github.json
 """
@@ -23,9 +30,19 @@ from pathlib import Path
 from _baseline import ROOT, worktree
 
 
-def start_up(package_root: Path, spec: Path, runs: int) -> dict[str, float]:
-    """Best CPU and wall seconds of a one-row ``simulate`` process importing ``package_root``."""
-    env = {**os.environ, "PYTHONPATH": str(package_root)}
+def start_up(package_root: Path, spec: Path, runs: int) -> dict[str, dict[str, float]]:
+    """Best CPU and wall seconds of a one-row ``simulate`` process importing ``package_root``,
+    with bytecode cached and from source."""
+    with tempfile.TemporaryDirectory() as cache:
+        env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+        env |= {"PYTHONPATH": str(package_root), "PYTHONPYCACHEPREFIX": cache}
+        _timed(package_root, spec, 1, env)  # writes the bytecode
+        compiled = _timed(package_root, spec, runs, env)
+    env = {**os.environ, "PYTHONPATH": str(package_root), "PYTHONDONTWRITEBYTECODE": "1"}
+    return {"compiled": compiled, "from_source": _timed(package_root, spec, runs, env)}
+
+
+def _timed(package_root: Path, spec: Path, runs: int, env: dict[str, str]) -> dict[str, float]:
     cpu, wall = float("inf"), float("inf")
     with tempfile.TemporaryDirectory() as tmp:
         for i in range(runs):
@@ -58,8 +75,9 @@ def main() -> None:
         "spec": str(spec.relative_to(ROOT)),
         args.against: old,
         "now": now,
-        "cpu_ratio_now_over_old": round(now["cpu_s"] / old["cpu_s"], 2),
+        "cpu_ratio_now_over_old": round(now["compiled"]["cpu_s"] / old["compiled"]["cpu_s"], 2),
         "target_s": 0.5,
+        "target_met": now["compiled"]["cpu_s"] < 0.5,
     }
     print(json.dumps(report, indent=1))
 
