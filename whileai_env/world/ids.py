@@ -9,7 +9,7 @@ prefix by noun and digits (``T-10442``, ``INV-58213``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from whileai_env._util.hashing import stable_hash
@@ -77,29 +77,26 @@ _PROSE = frozenset(
 
 def id_candidates(
     f: Field, schema: Mapping[str, Any], scope: Scope, concept: str | None, examples: list[str]
-) -> list[str | None]:
-    """Candidate ids for locator ``f``, best first (see the module docstring)."""
+) -> Iterator[str | None]:
+    """Candidate ids for locator ``f``, best first (see the module docstring), made one at a
+    time: a caller that takes the first that fits never makes the rest."""
     r = scope.rng("id", f.name)
-    out: list[str | None] = []
     fmt = schema.get("format")
     if isinstance(fmt, str):
-        out.append(format_value(fmt, r, now=scope.now))
-    out.extend(
-        like(e, r, now=scope.now, when="past") for e in examples if any(c.isalnum() for c in e)
-    )
+        yield format_value(fmt, r, now=scope.now)
+    for e in examples:
+        if any(c.isalnum() for c in e):
+            yield like(e, r, now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
-        out.extend(make_strings(concept, f, scope))
+        yield from make_strings(concept, f, scope)
     if isinstance(schema.get("pattern"), str):
-        out.append(
-            sample(
-                schema["pattern"],
-                r,
-                min_length=schema.get("minLength") or 0,
-                max_length=schema.get("maxLength"),
-            )
+        yield sample(
+            schema["pattern"],
+            r,
+            min_length=schema.get("minLength") or 0,
+            max_length=schema.get("maxLength"),
         )
-    out.append(noun_id(f, scope))
-    return out
+    yield noun_id(f, scope)
 
 
 def noun_id(f: Field, scope: Scope) -> str:

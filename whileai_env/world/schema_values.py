@@ -20,7 +20,7 @@ it is valid. Randomness comes only from the scope's seed (:class:`whileai_env.wo
 from __future__ import annotations
 
 import math
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any, TypeGuard
@@ -465,40 +465,44 @@ class Walker:
                 return found
         return _fit_length("x" * max(low, 1), schema) or "x" * max(low, 1)
 
-    def _string_candidates(self, schema: Mapping[str, Any], f: Field, scope: Scope) -> list[Any]:
+    def _string_candidates(
+        self, schema: Mapping[str, Any], f: Field, scope: Scope
+    ) -> Iterator[Any]:
+        """Candidate strings, best first, made one at a time: the first that fits is taken, so
+        the rest are never made (an id's first candidate almost always fits). The shared RNG
+        ``r`` is drawn in the same order whether or not later candidates are made."""
         r = scope.rng("string", f.name)
         concept = string_concept(f)
         examples = [e for e in _examples(schema, f) if isinstance(e, str)]
         fmt = schema.get("format") if isinstance(schema.get("format"), str) else None
-        out: list[Any] = []
         if f.locator:
-            out.extend(id_candidates(f, schema, scope, concept, examples))
+            yield from id_candidates(f, schema, scope, concept, examples)
         choices = [c for c in f.hints.choices if isinstance(c, str)]
         if self._names_arguments(f, choices):
             choices = []
         if choices:
-            out.append(r.choice(choices))
+            yield r.choice(choices)
         elif f.hints.boolean:
-            out.append(r.choice(("true", "false")))
+            yield r.choice(("true", "false"))
         if fmt:
             if concept == "birth_date" and fmt == "date":
-                out.extend(make_strings(concept, f, scope))
-            out.append(format_value(fmt, r, now=scope.now, tense=tense(f, scope)))
+                yield from make_strings(concept, f, scope)
+            yield format_value(fmt, r, now=scope.now, tense=tense(f, scope))
         # An example the spec gives shows the value's form better than a guess from the name,
         # except for a person's details, where the example is one fixed person.
-        shaped = [like(e, r, now=scope.now, when=tense(f, scope)) for e in examples]
-        made = make_strings(concept, f, scope)
-        ordered = (
-            [*made, *shaped, *examples]
-            if concept in _MADE_FIRST or not examples
-            else [*shaped, *examples, *made]
-        )
-        out.extend(ordered)
+        shaped = (like(e, r, now=scope.now, when=tense(f, scope)) for e in examples)
+        if concept in _MADE_FIRST or not examples:
+            yield from make_strings(concept, f, scope)
+            yield from shaped
+            yield from examples
+        else:
+            yield from shaped
+            yield from examples
+            yield from make_strings(concept, f, scope)
         default = schema.get("default")
         if isinstance(default, str) and default.strip().lower() not in _ABSENT_WORDS:
-            out.append(default)
-        out.extend(_generic(f, scope))
-        return out
+            yield default
+        yield from _generic(f, scope)
 
     def _names_arguments(self, f: Field, choices: list[str]) -> bool:
         """Whether ``choices`` lists arguments, not values ("Provide either text or regex, not
