@@ -6,7 +6,6 @@ unchanged; only mutation is refused.
 
 from __future__ import annotations
 
-import json
 from typing import Any, NoReturn
 
 from whileai_env._util.hashing import canonical_json
@@ -93,5 +92,6 @@ def copy_json(value: Any) -> Any:
 
 
 def thaw(obj: Any) -> Any:
-    """Return a plain, editable deep copy (dicts and lists) of a frozen value."""
-    return json.loads(json.dumps(obj))
+    """Return a plain, editable deep copy (dicts and lists) of a frozen value (its keys are
+    strings already: :func:`freeze` made them so)."""
+    return copy_json(obj)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.lexicon import name_tokens
@@ -177,6 +178,7 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
     return "text"
 
 
+@lru_cache(maxsize=4096)
 def entity_noun(name: str) -> str:
     """The thing an argument names: ``order_id`` → ``order``, ``filePath`` → ``file``."""
     words = [
