@@ -115,13 +115,33 @@ def fits(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
         return True
     if schema is False:
         return False
-    if isinstance(schema, Mapping):
-        defs = {k: root[k] for k in ("$defs", "definitions") if k in root and k not in schema}
-        schema = {**schema, **defs} if defs else schema
     try:
-        return bool(strict_validator(schema).is_valid(value))
+        return bool(_validator(schema, root).is_valid(value))
     except Exception:
         return False
+
+
+#: Per (schema, root) pair, the validator ``fits`` uses, with the objects it was built for (an
+#: entry is read only for those same objects, which it keeps alive, so a reused ``id`` cannot
+#: hit): a value is checked against the same spec-owned schema thousands of times a run, and
+#: the content key :func:`strict_validator` needs costs a JSON dump of the schema each time.
+_FIT_VALIDATORS: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
+
+
+def _validator(schema: Any, root: Mapping[str, Any]) -> Any:
+    key = (id(schema), id(root))
+    hit = _FIT_VALIDATORS.get(key)
+    if hit is not None and hit[0] is schema and hit[1] is root:
+        return hit[2]
+    full = schema
+    if isinstance(schema, Mapping):
+        defs = {k: root[k] for k in ("$defs", "definitions") if k in root and k not in schema}
+        full = {**schema, **defs} if defs else schema
+    validator = strict_validator(full)
+    if len(_FIT_VALIDATORS) >= 4096:
+        _FIT_VALIDATORS.clear()
+    _FIT_VALIDATORS[key] = (schema, root, validator)
+    return validator
 
 
 def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
@@ -527,8 +547,17 @@ def _patterns(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(p for p in found if isinstance(p, str)))
 
 
+#: Fields read once per (name, schema object, scope reading), with the schema they were read
+#: from (an entry is used only for that same object, which it keeps alive).
+_FIELDS: dict[tuple[Any, ...], tuple[Any, Field]] = {}
+
+
 def _field(name: str, schema: Mapping[str, Any], scope: Scope) -> Field:
-    return field(
+    key = (name, id(schema), scope.noun, scope.locator, scope.writes, scope.siblings)
+    hit = _FIELDS.get(key)
+    if hit is not None and hit[0] is schema:
+        return hit[1]
+    made = field(
         name,
         schema,
         noun=scope.noun,
@@ -536,6 +565,10 @@ def _field(name: str, schema: Mapping[str, Any], scope: Scope) -> Field:
         writes=scope.writes,
         siblings=scope.siblings,
     )
+    if len(_FIELDS) >= 4096:
+        _FIELDS.clear()
+    _FIELDS[key] = (schema, made)
+    return made
 
 
 def _generic(f: Field, scope: Scope) -> list[str]:
