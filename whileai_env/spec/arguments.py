@@ -13,6 +13,7 @@ from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
 
+from whileai_env._util.identity import by_identity
 from whileai_env._util.lexicon import name_tokens
 
 _LOCATOR_WORDS = frozenset(
@@ -210,6 +211,7 @@ def _dependencies(schema: Mapping[str, Any]) -> dict[str, list[str]]:
     return out
 
 
+@by_identity()
 def required_sets(schema: Mapping[str, Any] | None) -> list[tuple[str, ...]]:
     """The sets of argument names that meet an object schema's requirement keywords, smallest first.
 

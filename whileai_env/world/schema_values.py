@@ -26,6 +26,7 @@ from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any, TypeGuard
 
 from whileai_env._util.hashing import canonical_json
+from whileai_env._util.identity import by_identity
 from whileai_env._util.lexicon import singular
 from whileai_env.spec.arguments import argument_role
 from whileai_env.world import phrases as ph
@@ -121,27 +122,15 @@ def fits(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
         return False
 
 
-#: Per (schema, root) pair, the validator ``fits`` uses, with the objects it was built for (an
-#: entry is read only for those same objects, which it keeps alive, so a reused ``id`` cannot
-#: hit): a value is checked against the same spec-owned schema thousands of times a run, and
-#: the content key :func:`strict_validator` needs costs a JSON dump of the schema each time.
-_FIT_VALIDATORS: dict[tuple[int, int], tuple[Any, Any, Any]] = {}
-
-
+@by_identity()
 def _validator(schema: Any, root: Mapping[str, Any]) -> Any:
-    key = (id(schema), id(root))
-    hit = _FIT_VALIDATORS.get(key)
-    if hit is not None and hit[0] is schema and hit[1] is root:
-        return hit[2]
+    """The validator ``fits`` uses for ``schema`` in ``root``, kept per pair of objects: a value
+    is checked against the same spec-owned schema thousands of times a run."""
     full = schema
     if isinstance(schema, Mapping):
         defs = {k: root[k] for k in ("$defs", "definitions") if k in root and k not in schema}
         full = {**schema, **defs} if defs else schema
-    validator = strict_validator(full)
-    if len(_FIT_VALIDATORS) >= 4096:
-        _FIT_VALIDATORS.clear()
-    _FIT_VALIDATORS[key] = (schema, root, validator)
-    return validator
+    return strict_validator(full)
 
 
 def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
@@ -170,27 +159,15 @@ def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[st
     return merged
 
 
-#: Per ``enum`` schema, what a draw picks from, with the schema and root objects it was
-#: computed for (an entry is read only for those same objects, so a reused ``id`` cannot hit).
-#: Checking every option against the rest of the schema costs O(options) once, not per draw: a
-#: 100,000-value enum drawn per row took minutes.
-_ENUM_CHOICES: dict[tuple[int, int], tuple[Any, Any, tuple[Any, ...]]] = {}
-
-
+@by_identity(maxsize=256)
 def _enum_choices(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The options valid against the rest of ``schema`` that are not null (all options if none)."""
-    key = (id(schema), id(root))
-    hit = _ENUM_CHOICES.get(key)
-    if hit is not None and hit[0] is schema and hit[1] is root:
-        return hit[2]
+    """The options valid against the rest of ``schema`` that are not null (all options if none),
+    kept per schema object: checking every option against the rest of the schema costs
+    O(options) once, not per draw (a 100,000-value enum drawn per row took minutes)."""
     options = list(schema["enum"])
     rest = {k: val for k, val in schema.items() if k != "enum"}
     valid = [o for o in options if fits(o, rest, root)]
-    choices = tuple([o for o in valid or options if o is not None] or options)
-    if len(_ENUM_CHOICES) >= 256:
-        _ENUM_CHOICES.clear()
-    _ENUM_CHOICES[key] = (schema, root, choices)
-    return choices
+    return tuple([o for o in valid or options if o is not None] or options)
 
 
 class Walker:
@@ -547,28 +524,26 @@ def _patterns(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[str]:
     return list(dict.fromkeys(p for p in found if isinstance(p, str)))
 
 
-#: Fields read once per (name, schema object, scope reading), with the schema they were read
-#: from (an entry is used only for that same object, which it keeps alive).
-_FIELDS: dict[tuple[Any, ...], tuple[Any, Field]] = {}
+@by_identity()
+def _fields_of(schema: Mapping[str, Any]) -> dict[tuple[Any, ...], Field]:
+    """The fields read so far from ``schema`` (one object), by name and scope reading."""
+    return {}
 
 
 def _field(name: str, schema: Mapping[str, Any], scope: Scope) -> Field:
-    key = (name, id(schema), scope.noun, scope.locator, scope.writes, scope.siblings)
-    hit = _FIELDS.get(key)
-    if hit is not None and hit[0] is schema:
-        return hit[1]
-    made = field(
-        name,
-        schema,
-        noun=scope.noun,
-        locator=scope.locator,
-        writes=scope.writes,
-        siblings=scope.siblings,
-    )
-    if len(_FIELDS) >= 4096:
-        _FIELDS.clear()
-    _FIELDS[key] = (schema, made)
-    return made
+    read = _fields_of(schema)
+    key = (name, scope.noun, scope.locator, scope.writes, scope.siblings)
+    found = read.get(key)
+    if found is None:
+        found = read[key] = field(
+            name,
+            schema,
+            noun=scope.noun,
+            locator=scope.locator,
+            writes=scope.writes,
+            siblings=scope.siblings,
+        )
+    return found
 
 
 def _generic(f: Field, scope: Scope) -> list[str]:

@@ -19,6 +19,7 @@ from typing import Any
 import jsonschema
 from jsonschema.exceptions import best_match
 
+from whileai_env._util.identity import by_identity
 from whileai_env._util.lexicon import name_tokens
 from whileai_env._util.regex_safety import pattern_search, with_linear_patterns
 from whileai_env.spec.arguments import argument_role, entity_noun
@@ -76,9 +77,11 @@ FORMAT_CHECKER = _format_checker()
 _VALIDATORS: dict[str, Any] = {}
 
 
+@by_identity()
 def schema_validator(schema: Mapping[str, Any]) -> Any:
     """A ``jsonschema`` validator of ``schema`` (its declared draft, 2020-12 by default) with the
-    world's format checks, built once per schema content."""
+    world's format checks, built once per schema content (and found by the schema object's
+    identity first: the content key is a JSON dump of the schema)."""
     from whileai_env._util.hashing import canonical_json
 
     key = canonical_json(schema)
