@@ -10,7 +10,6 @@ drives these same methods; none re-implements tool execution, faults, the user o
 
 from __future__ import annotations
 
-import copy
 import dataclasses
 import functools
 import json
@@ -129,7 +128,7 @@ class Episode:
         self._external_steps: list[dict[str, Any]] | None = None
         self._reward: dict[str, Any] | None = None
         self.text_repairs = 0
-        return copy.deepcopy(self.messages)
+        return copy_json(self.messages)
 
     def _clean(self, value: Any) -> Any:
         """``value`` with valid UTF-8 text (lone surrogates replaced), the repairs counted."""
@@ -203,7 +202,7 @@ class Episode:
     @property
     def tools(self) -> list[dict[str, Any]]:
         """The spec's tools as OpenAI function-calling schemas (a fresh copy)."""
-        return copy.deepcopy(list(self._tools))
+        return copy_json(list(self._tools))
 
     @property
     def done(self) -> bool:
@@ -234,7 +233,7 @@ class Episode:
         parsed = self._clean_action(parse_action(action, prefix=f"call_{self.turns}"))
         message = parsed.to_message()
         self.messages.append(message)
-        new: list[dict[str, Any]] = [copy.deepcopy(message)]
+        new: list[dict[str, Any]] = [copy_json(message)]
         if parsed.content.strip():
             self.final_text = parsed.content.strip()
         if parsed.tool_calls:
@@ -375,7 +374,7 @@ class Episode:
         if self.text_repairs:
             fields["text_repairs"] = self.text_repairs
         if self.turn_meta:
-            fields["turn_meta"] = copy.deepcopy(self.turn_meta)
+            fields["turn_meta"] = copy_json(self.turn_meta)
             fields.update(_meta_totals(self.turn_meta))
         graded = self._reward
         return assemble_row(

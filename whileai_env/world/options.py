@@ -110,6 +110,7 @@ class WorldOptions:
         return cls(**dict(data))
 
 
+@functools.lru_cache(maxsize=64)
 def parse_clock(text: str) -> int:
     """An ISO 8601 UTC time (``2026-11-30T12:00:00Z``) as seconds since the epoch."""
     clean = str(text).strip().rstrip("Zz")
