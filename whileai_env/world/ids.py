@@ -9,6 +9,7 @@ prefix by noun and digits (``T-10442``, ``INV-58213``).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -80,19 +81,25 @@ def id_candidates(
 ) -> Iterator[str | None]:
     """Candidate ids for locator ``f``, best first (see the module docstring), made one at a
     time: a caller that takes the first that fits never makes the rest."""
-    r = scope.rng("id", f.name)
+    draws: list[random.Random] = []  # the RNG, made on first use (a noun id needs none)
+
+    def r() -> random.Random:
+        if not draws:
+            draws.append(scope.rng("id", f.name))
+        return draws[0]
+
     fmt = schema.get("format")
     if isinstance(fmt, str):
-        yield format_value(fmt, r, now=scope.now)
+        yield format_value(fmt, r(), now=scope.now)
     for e in examples:
         if any(c.isalnum() for c in e):
-            yield like(e, r, now=scope.now, when="past")
+            yield like(e, r(), now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
         yield from make_strings(concept, f, scope)
     if isinstance(schema.get("pattern"), str):
         yield sample(
             schema["pattern"],
-            r,
+            r(),
             min_length=schema.get("minLength") or 0,
             max_length=schema.get("maxLength"),
         )

@@ -468,12 +468,12 @@ class Walker:
         """Candidate strings, best first, made one at a time: the first that fits is taken, so
         the rest are never made (an id's first candidate almost always fits). The shared RNG
         ``r`` is drawn in the same order whether or not later candidates are made."""
-        r = scope.rng("string", f.name)
         concept = string_concept(f)
         examples = [e for e in _examples(schema, f) if isinstance(e, str)]
         fmt = schema.get("format") if isinstance(schema.get("format"), str) else None
         if f.locator:
             yield from id_candidates(f, schema, scope, concept, examples)
+        r = scope.rng("string", f.name)  # made here: an id's first candidate rarely needs it
         choices = [c for c in f.hints.choices if isinstance(c, str)]
         if self._names_arguments(f, choices):
             choices = []
