@@ -56,3 +56,19 @@ def test_clean_traces_aim_at_nothing():
     text = format_trace_report(trace_report([{"prompt": "hi", "reward": 1}], tools=TOOLS))
     assert "nothing to aim at" in text
     assert "nothing to aim at" in format_trace_report(trace_report([{"prompt": "hi"}]))
+
+
+def test_a_loaded_spec_keeps_its_kind_overrides(monkeypatch):
+    import whileai_env as wenv
+    from whileai_env.traces import report as report_module
+
+    spec = wenv.load_spec(tools=TOOLS, kinds={"get_order": "update"})
+    seen = []
+    real = report_module.emphasis
+    monkeypatch.setattr(report_module, "emphasis", lambda rows, s: seen.append(s) or real(rows, s))
+    report = trace_report(TRACES, spec=spec)
+    assert seen[0].tool("get_order").kind == "update"
+    assert report["tools_source"] == "given" and report["unknown_tools"] == ["zap_everything"]
+    reloaded = trace_report(TRACES, tools=spec.openai_tools())
+    assert seen[-1].tool("get_order").kind != "update"  # what the tools alone say
+    assert reloaded["traces"] == report["traces"]

@@ -38,11 +38,7 @@ def report_traces_cmd(path: Path, spec_path: Path | None, as_json: bool) -> None
     try:
         rows = load_trace_file(path)
         spec = load_spec(spec_path) if spec_path is not None else None
-        report = trace_report(
-            rows,
-            tools=spec.openai_tools() if spec is not None else None,
-            policy=spec.system_prompt if spec is not None else "",
-        )
+        report = trace_report(rows, spec=spec)
     except (WhileaiError, ValueError) as exc:
         fail(str(exc))
     if as_json:

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 from typing import Any
 
-from whileai_env.spec.load import load_spec
+from whileai_env.spec.load import Spec, load_spec
 from whileai_env.traces.aim import FOCUS, emphasis
 from whileai_env.traces.load import load_traces
 from whileai_env.traces.mining import mine_traces, opening_share, steps_of
 from whileai_env.traces.tools import tools_from_traces
 
 
-def trace_report(traces: Any, tools: list[dict] | None = None, policy: str = "") -> dict[str, Any]:
+def trace_report(
+    traces: Any, tools: list[dict] | None = None, policy: str = "", *, spec: Spec | None = None
+) -> dict[str, Any]:
     """What these traces contain and what they will aim generation at.
 
     ``traces``/``dropped`` (rows read and rows discarded by :func:`load_traces`), ``graded``,
@@ -29,10 +31,14 @@ def trace_report(traces: Any, tools: list[dict] | None = None, policy: str = "")
     and ``emphasis``: per axis, the values that move forward in the grid, most often wrong
     first (``aimed`` holds their shares of the flaw rows). Without ``tools`` the tool surface is
     drafted from the traces (``tools_source`` says which); ``unknown_tools`` are tools the
-    traces call that the spec does not declare (ignored by the aim).
+    traces call that the spec does not declare (ignored by the aim). ``spec``, a loaded
+    :class:`~whileai_env.Spec`, stands for ``tools`` and ``policy`` with everything it was
+    loaded with (its per-tool ``kinds`` overrides among them).
     """
     rows = load_traces(traces)
     mined = mine_traces(rows)
+    if spec is not None:
+        tools, policy = spec.openai_tools(), spec.system_prompt
     surface = tools if tools is not None else tools_from_traces(rows)
     report: dict[str, Any] = {
         "traces": len(rows),
@@ -46,7 +52,8 @@ def trace_report(traces: Any, tools: list[dict] | None = None, policy: str = "")
     if not surface:
         report.update(emphasis={}, aimed={}, unknown_tools=[], focus=FOCUS)
         return report
-    spec = load_spec(tools=surface, system_prompt=policy)
+    if spec is None:
+        spec = load_spec(tools=surface, system_prompt=policy)
     aimed = emphasis(rows, spec)
     called = {str(s.get("tool")) for row in rows for s in steps_of(row)} - {""}
     report.update(
