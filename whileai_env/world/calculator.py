@@ -55,12 +55,39 @@ _FUNCTIONS: dict[str, Callable[..., float]] = {
 _CONSTANTS = {"pi": math.pi, "e": math.e}
 
 
-def _number(value: float) -> float:
+def finite_number(value: float) -> float:
+    """``value`` when it is a real number of magnitude at most 1e300, else a
+    :class:`CalculatorError` (a complex root, an infinity, a 20,000-bit product)."""
     if isinstance(value, complex) or (isinstance(value, float) and not math.isfinite(value)):
         raise CalculatorError("the result is not a finite real number")
     if abs(value) > _MAX_MAGNITUDE:
         raise CalculatorError("the result is too large")
     return value
+
+
+def power(base: float, exponent: float) -> float:
+    """``base ** exponent``, refused before it is computed when the exponent passes
+    :data:`_MAX_EXPONENT` or the result would pass 1e300 (an exact integer power of two
+    100-digit numbers would take the process's memory and never finish), and when the result is
+    not a finite real number.
+
+    >>> power(2, 10)
+    1024
+    >>> power(10**99, 10**99)
+    Traceback (most recent call last):
+    ...
+    whileai_env.world.calculator.CalculatorError: the exponent is too large
+    """
+    if abs(exponent) > _MAX_EXPONENT:
+        raise CalculatorError("the exponent is too large")
+    if abs(base) > 1 and abs(exponent) * math.log10(abs(base)) > 300:
+        raise CalculatorError("the result is too large")
+    try:
+        return finite_number(base**exponent)
+    except ZeroDivisionError:
+        raise CalculatorError("division by zero") from None
+    except OverflowError:
+        raise CalculatorError("the result is too large") from None
 
 
 def _eval(node: ast.AST) -> float:
@@ -77,16 +104,10 @@ def _eval(node: ast.AST) -> float:
         return value if isinstance(node.op, ast.UAdd) else -value
     if isinstance(node, ast.BinOp) and type(node.op) in _BINARY:
         left, right = _eval(node.left), _eval(node.right)
-        if isinstance(node.op, ast.Pow | ast.BitXor) and abs(right) > _MAX_EXPONENT:
-            raise CalculatorError("the exponent is too large")
-        if (
-            isinstance(node.op, ast.Pow | ast.BitXor)
-            and abs(left) > 1
-            and abs(right) * math.log10(abs(left)) > 300
-        ):
-            raise CalculatorError("the result is too large")
+        if isinstance(node.op, ast.Pow | ast.BitXor):
+            return power(left, right)
         try:
-            return _number(_BINARY[type(node.op)](left, right))
+            return finite_number(_BINARY[type(node.op)](left, right))
         except ZeroDivisionError:
             raise CalculatorError("division by zero") from None
         except OverflowError:
@@ -101,7 +122,7 @@ def _eval(node: ast.AST) -> float:
     ):
         args = [_eval(a) for a in node.args]
         try:
-            return _number(_FUNCTIONS[node.func.id](*args))
+            return finite_number(_FUNCTIONS[node.func.id](*args))
         except (ValueError, TypeError) as exc:
             raise CalculatorError(f"{node.func.id}(): {exc}") from None
         except OverflowError:

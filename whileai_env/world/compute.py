@@ -15,7 +15,7 @@ import statistics
 from collections.abc import Callable, Sequence
 
 from whileai_env._util.lexicon import name_tokens
-from whileai_env.world.calculator import CalculatorError
+from whileai_env.world.calculator import CalculatorError, finite_number, power
 
 Numbers = Sequence[float]
 
@@ -52,6 +52,12 @@ def _log(xs: Numbers) -> float:
     return math.log(xs[0], xs[1]) if len(xs) > 1 else math.log(xs[0])
 
 
+def _digits(rest: Numbers) -> int:
+    """The digits to round to, held to what a float has (``round(5, -10**99)`` on an integer
+    computes ``10**(10**99)``: it never returns)."""
+    return max(-330, min(330, int(rest[0]))) if rest else 0
+
+
 def _sqrt(x: float) -> float:
     if x < 0:
         raise CalculatorError("the square root of a negative number is not real")
@@ -72,8 +78,8 @@ OPERATIONS: tuple[tuple[frozenset[str], Callable[[Numbers], float]], ...] = (
         _one(lambda x: float(math.factorial(int(x))) if 0 <= x <= 170 else math.nan),
     ),
     (frozenset({"absolute", "abs"}), _one(abs)),
-    (frozenset({"round", "rounding"}), lambda xs: round(xs[0], int(xs[1]) if len(xs) > 1 else 0)),
-    (frozenset({"power", "pow", "exponent"}), _first_two(lambda a, b: a**b)),
+    (frozenset({"round", "rounding"}), lambda xs: round(xs[0], _digits(xs[1:]))),
+    (frozenset({"power", "pow", "exponent"}), _first_two(power)),
     (frozenset({"square"}), _one(lambda x: x * x)),
     (frozenset({"max", "maximum", "largest"}), lambda xs: max(xs)),
     (frozenset({"min", "minimum", "smallest"}), lambda xs: min(xs)),
@@ -162,15 +168,17 @@ def _units_named(words: Sequence[str]) -> list[str]:
 
 def compute(name: str, description: str, numbers: Numbers, texts: Sequence[str]) -> float | None:
     """The value a computation tool returns, or ``None`` when its operation is not one this module
-    knows. ``texts`` are the string arguments' values (units such as ``"km"``, ``"mile"``)."""
+    knows. ``texts`` are the string arguments' values (units such as ``"km"``, ``"mile"``). A
+    result that is not a real number of magnitude at most 1e300 raises :class:`CalculatorError`."""
     words = name_tokens(name)
     units = _units_named([t for t in texts if isinstance(t, str)]) or _units_named(words)
     if numbers and len(units) >= 2:
-        return convert(numbers[0], units[0], units[1])
+        converted = convert(numbers[0], units[0], units[1])
+        return None if converted is None else finite_number(converted)
     for source in (words, name_tokens(description)[:12]):
         for keys, operation in OPERATIONS:
             if keys & set(source):
                 if not numbers:
                     raise CalculatorError("a number is needed")
-                return operation(list(numbers))
+                return finite_number(operation(list(numbers)))
     return None
