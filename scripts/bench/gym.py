@@ -121,7 +121,7 @@ def vector_steps(spec_path: Path, n: int, total: int, turns: int = 8) -> dict[st
     spec = wenv.load_spec(spec_path)
     scripts = tool_calls(spec, wenv.draw_tasks(spec, 40, seed=0))[:n]
     fns = [functools.partial(AgentEnv, spec=spec, tasks=[t], max_turns=turns) for t, _ in scripts]
-    vec = gym.vector.AsyncVectorEnv(fns, shared_memory=False)
+    vec = gym.vector.AsyncVectorEnv(fns, shared_memory=False, copy=False)
     vec.reset(seed=0)
     turn, ended, steps = [0] * n, [False] * n, 0
     wall, cpu0 = time.perf_counter(), cpu()

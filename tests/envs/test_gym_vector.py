@@ -44,7 +44,7 @@ def played():
 def test_two_async_envs_end_as_the_single_envs_do(played):
     spec, tasks, scripts = played
     fns = [functools.partial(AgentEnv, spec=spec, tasks=[t]) for t in tasks]
-    vec = gym.vector.AsyncVectorEnv(fns, shared_memory=False)
+    vec = gym.vector.AsyncVectorEnv(fns, shared_memory=False, copy=False)
     try:
         vec.reset(seed=0)
         ended: dict[int, tuple] = {}
