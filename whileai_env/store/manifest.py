@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from collections.abc import Iterator, Mapping
 from contextlib import closing, contextmanager
 from datetime import UTC, datetime
@@ -41,6 +42,26 @@ _COLUMNS = ("seq", "id", "name", "parent", "description", "created", "finalized"
 LOCK_TIMEOUT = 60.0
 
 
+def _write_ahead_log(db: sqlite3.Connection) -> None:
+    """Put the database in WAL mode (it stays so: only a new file needs it). Switching a file's
+    journal mode takes it exclusively, and SQLite answers "database is locked" at once, without
+    its busy wait, when another process holds it (two first pushes to a new store at the same
+    moment did), so the switch is retried until :data:`LOCK_TIMEOUT`."""
+    if db.execute("PRAGMA journal_mode").fetchone()[0] == "wal":
+        return
+    deadline = time.monotonic() + LOCK_TIMEOUT
+    pause = 0.005
+    while True:
+        try:
+            db.execute("PRAGMA journal_mode=WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+        time.sleep(pause)
+        pause = min(pause * 2, 0.25)
+
+
 class Manifest:
     """The versions table of one store, opened per operation (no connection is held)."""
 
@@ -51,7 +72,7 @@ class Manifest:
     def _connect(self, write: bool = False) -> Iterator[sqlite3.Connection]:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         with closing(sqlite3.connect(self.path, timeout=LOCK_TIMEOUT, isolation_level=None)) as db:
-            db.execute("PRAGMA journal_mode=WAL")
+            _write_ahead_log(db)
             db.execute("PRAGMA synchronous=FULL")
             db.execute(_SCHEMA)
             if not write:
