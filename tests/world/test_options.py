@@ -35,6 +35,7 @@ def test_from_dict_refuses_unknown_keys_and_lists_the_known_ones():
         {"search_hits": (5, 2)},
         {"amount_range": (0, 10)},
         {"clock": "yesterday"},
+        {"clock": ["2026-11-30"]},  # unhashable: still a ValueError, not a TypeError
         {"seconds_per_call": -1},
         {"server_error_statuses": (404,)},
     ],

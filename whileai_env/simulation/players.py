@@ -29,6 +29,16 @@ from whileai_env.world.binding import bound
 POLICY_PARAMETER_NAMES = ("observation", "obs", "messages")
 
 
+def _start_takes_rollout_index(start: Callable[..., Any]) -> bool:
+    """Whether ``start`` takes ``rollout_index``: read once per function for methods and
+    functions, each time for a callable that cannot be a cache key."""
+    function = getattr(start, "__func__", start)
+    try:
+        return _takes_rollout_index(function)
+    except TypeError:  # unhashable
+        return "rollout_index" in inspect.signature(start).parameters
+
+
 @lru_cache(maxsize=64)
 def _takes_rollout_index(start: Callable[..., Any]) -> bool:
     """Whether a policy's ``start`` takes ``rollout_index`` (read once per function: a
@@ -51,7 +61,7 @@ class PolicyPlayer:
             if callable(start):
                 policy = copy.copy(policy)
                 start = policy.start  # type: ignore[attr-defined]  # the copy's own start, found above
-                if _takes_rollout_index(getattr(start, "__func__", start)):
+                if _start_takes_rollout_index(start):
                     start(episode.task, rollout_index=episode.rollout_index)
                 else:
                     start(episode.task)

@@ -110,10 +110,16 @@ class WorldOptions:
         return cls(**dict(data))
 
 
-@functools.lru_cache(maxsize=64)
 def parse_clock(text: str) -> int:
-    """An ISO 8601 UTC time (``2026-11-30T12:00:00Z``) as seconds since the epoch."""
-    clean = str(text).strip().rstrip("Zz")
+    """An ISO 8601 UTC time (``2026-11-30T12:00:00Z``) as seconds since the epoch; anything else
+    (a list, a number, another format) is a ``ValueError`` naming it."""
+    return _parse_clock(str(text).strip())
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_clock(text: str) -> int:
+    """:func:`parse_clock` of a string, cached: every rollout's world reads the same clock."""
+    clean = text.rstrip("Zz")
     for fmt in ("%Y-%m-%dT%H:%M:%S", "%Y-%m-%dT%H:%M", "%Y-%m-%d"):
         try:
             return calendar.timegm(time.strptime(clean, fmt))
