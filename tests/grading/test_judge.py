@@ -14,6 +14,7 @@ import pytest
 from whileai_env.grading.judge import (
     JUDGE_STATUSES,
     Verdict,
+    grade_own_row,
     judge_report,
     normalise_verdict,
     run_judge,
@@ -279,6 +280,30 @@ def test_inputs_are_not_mutated_even_by_a_judge_that_edits_its_row():
     graded[0]["steps"].append("x")
     graded[0]["markers"]["extra"] = 0.0
     assert rows == before
+
+
+def test_an_own_row_is_graded_in_place_as_run_judge_grades_a_copy():
+    def vandal(row):
+        row["steps"].clear()
+        return {"reward": 1, "markers": {"extra": 1.0}}
+
+    row = make_rows(1)[0]
+    expected = run_judge([row], vandal)[0]
+    graded = grade_own_row(row, vandal)
+    assert graded is row and graded == expected
+    assert graded["steps"] == [{"index": 0, "tool": "get_order"}]
+
+
+def test_the_built_in_checklist_only_reads_the_row_it_is_handed():
+    """``grade_own_row`` and the episode hand ``task_checklist`` their row uncopied."""
+    from whileai_env.grading import task_checklist
+    from whileai_env.simulation import simulate
+
+    run = simulate("seeded", spec="configs/specs/airline.yaml", budget=40, quiet=True)
+    for row in run.trajectories:
+        before = copy.deepcopy(row)
+        task_checklist(row)
+        assert row == before
 
 
 def test_judge_name_from_name_callable_class_and_partial():

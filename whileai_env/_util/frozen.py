@@ -6,6 +6,7 @@ unchanged; only mutation is refused.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, NoReturn
 
 from whileai_env._util.hashing import canonical_json
@@ -89,6 +90,34 @@ def copy_json(value: Any) -> Any:
     if isinstance(value, list | tuple):
         return [v if type(v) in _SCALARS else copy_json(v) for v in value]
     return value
+
+
+def copy_tree(value: Any) -> Any:
+    """``copy.deepcopy(value)``, several times faster where ``value`` is JSON-like (plain dicts,
+    lists, scalars): what a row is. Anything else in it (a tuple, a frozen or custom object) is
+    handed to ``copy.deepcopy``, so it keeps its type; a structure that nests without end (a
+    cycle) is copied by ``copy.deepcopy`` whole, as it was before.
+
+    >>> row = {"steps": [{"args": {"id": 1}}], "final_text": "done"}
+    >>> copied = copy_tree(row)
+    >>> copied == row, copied["steps"][0] is row["steps"][0]
+    (True, False)
+    """
+    try:
+        return _copy_tree(value)
+    except RecursionError:
+        return copy.deepcopy(value)
+
+
+def _copy_tree(value: Any) -> Any:
+    kind = type(value)
+    if kind in _SCALARS:
+        return value
+    if kind is dict:
+        return {k: v if type(v) in _SCALARS else _copy_tree(v) for k, v in value.items()}
+    if kind is list:
+        return [v if type(v) in _SCALARS else _copy_tree(v) for v in value]
+    return copy.deepcopy(value)
 
 
 def thaw(obj: Any) -> Any:

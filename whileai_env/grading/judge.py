@@ -43,7 +43,6 @@ key is kept as ``judge_meta["judge_error"]``).
 
 from __future__ import annotations
 
-import copy
 import functools
 import math
 import numbers
@@ -54,6 +53,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable, Mapping
 from typing import Any, NamedTuple, cast
 
+from whileai_env._util.frozen import copy_tree
 from whileai_env.errors import JudgeOutputError
 
 JUDGE_STATUSES = ("ok", "missing_reward", "invalid_result", "error", "timeout")
@@ -147,6 +147,25 @@ def run_judge(
     return [
         _graded(row, verdict, named, version) for row, verdict in zip(rows, verdicts, strict=True)
     ]
+
+
+def grade_own_row(row: dict[str, Any], judge: Callable[[dict[str, Any]], Any]) -> dict[str, Any]:
+    """Grade ``row`` as :func:`run_judge` would, writing the columns into ``row`` itself.
+
+    For a caller that owns the row and keeps no other copy (``simulate`` grading a rollout it
+    just played): the judge still gets its own copy, so a judge that edits its argument changes
+    nothing, but the graded row is not copied again. The built-in
+    :func:`~whileai_env.grading.task_checklist` only reads its row (the episode grades its own
+    transcript with it uncopied too), so it is handed the row itself.
+
+    >>> row = grade_own_row({"final_text": "ok"}, lambda row: 1)
+    >>> row["reward"], row["judge_status"]
+    (1.0, 'ok')
+    """
+    from whileai_env.grading.checklist import task_checklist
+
+    verdict = _judge_all([row], judge, None, 1, copy_rows=judge is not task_checklist)[0]
+    return _with_columns(row, verdict, judge_name(judge), None)
 
 
 def judge_verdict(
@@ -328,7 +347,7 @@ def _judge_all(
     """Run the judge on every row, ``concurrency`` at a time; verdicts in row order."""
 
     def view(row: Mapping[str, Any]) -> dict[str, Any]:
-        return copy.deepcopy(dict(row)) if copy_rows else cast("dict[str, Any]", row)
+        return copy_tree(dict(row)) if copy_rows else cast("dict[str, Any]", row)
 
     if _inline(judge, timeout, concurrency):
         return [_judge_one(judge, view(row)) for row in rows]
@@ -378,7 +397,13 @@ def _judge_all(
 def _graded(
     row: Mapping[str, Any], verdict: Verdict, name: str, version: str | None
 ) -> dict[str, Any]:
-    out = copy.deepcopy(dict(row))
+    return _with_columns(copy_tree(dict(row)), verdict, name, version)
+
+
+def _with_columns(
+    out: dict[str, Any], verdict: Verdict, name: str, version: str | None
+) -> dict[str, Any]:
+    """``out`` with the verdict's columns set, its own markers kept beside the judge's."""
     existing = out.get("markers")
     columns = judgment_columns(verdict, name, version)
     columns["markers"] = {

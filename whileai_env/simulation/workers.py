@@ -52,9 +52,9 @@ def play_job(
     row["agent"] = getattr(player, "name", "agent")
     row.update(extra or {})
     if grader is not None:
-        from whileai_env.grading.judge import run_judge
+        from whileai_env.grading.judge import grade_own_row
 
-        row = run_judge([row], grader)[0]
+        row = grade_own_row(row, grader)
     return job, row, None
 
 
