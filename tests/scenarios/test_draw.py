@@ -259,3 +259,30 @@ def test_a_plan_satisfies_dependent_required_fields():
     )
     task = wenv.make_task(cell, spec, seed=0, fault_rate=0.0)
     assert set(task.world.details["charge_card"]) == {"amount", "currency"}
+
+
+LONG_DRAW_SCRIPT = """
+import json, sys
+import whileai_env as wenv
+corpus = json.load(open({path!r}))
+tools = [t for t in corpus["tools"] if t["function"]["name"] == "list_all_airports"]
+spec = wenv.load_spec(tools=tools, system_prompt=corpus["system_prompt"])
+tasks = wenv.draw_tasks(spec, 3000)
+owner = {{}}
+shared = sum(owner.setdefault(t.opener, t.scenario_id) != t.scenario_id for t in tasks)
+print(json.dumps([len(tasks), len({{t.scenario_id for t in tasks}}), shared]))
+"""
+
+
+def test_a_long_draw_on_cells_with_few_wordings_ends_and_shares_no_opener():
+    """tau2-airline's argument-free ``list_all_airports`` under its 77-clause policy: 2,392 cells,
+    most asked in a handful of wordings. Once the others own every wording a cell has, the cell
+    is spent and drawn no more (the draw used to try phrasings without end before the 3,000th
+    situation)."""
+    script = LONG_DRAW_SCRIPT.format(path=str(ROOT / "tests" / "corpus" / "tau2-airline.json"))
+    proc = subprocess.run(
+        [sys.executable, "-c", script], capture_output=True, text=True, timeout=120, check=True
+    )
+    drawn, cells, shared = json.loads(proc.stdout)
+    assert drawn == 3000 and shared == 0
+    assert 500 < cells < 2392

@@ -3,7 +3,8 @@
 ``draw_tasks`` is a seeded, weighted draw over the grid: weights favour under-covered cells,
 risky cells (a destructive tool met with an adversarial stance, or a fault) and novelty, with
 about 40% of draws from the hard cells; among a few candidates, the one whose opener is least
-like the recent batch wins, and no two cells ever share an opener. Each mode has its topology:
+like the recent batch wins, and no two cells ever share an opener (a cell whose every wording
+another cell holds is spent: drawn no more). Each mode has its topology:
 ``phrasings`` (n) wordings of each situation, each played ``repeats`` (k) times.
 
 ``restraint_share`` is the knob for how much of the reward can be earned by saying no: the
@@ -144,7 +145,12 @@ def iter_situations(
     restraint_share: float | None = None,
     weights: Mapping[str, Mapping[str, float]] | None = None,
 ) -> Iterator[list[Task]]:
-    """Draw situations one at a time, without end: each item is one situation's phrasings.
+    """Draw situations one at a time: each item is one situation's phrasings.
+
+    The stream goes on until every cell is spent: a cell is spent once each wording it has is
+    another cell's opener (:data:`STALE_PHRASINGS`), since no two cells share an opener. A cell
+    that owns an opener keeps it for its later situations, so in practice the stream has no
+    end (tau2-airline's 7,126 cells gave 20,000 situations, the most tried).
 
     ``draw_tasks(spec, n, ...)`` is the first ``n`` items flattened, so a loop that does not
     know how many situations it needs (a budget with lost rollouts, an adaptive stop) can pull
@@ -271,6 +277,7 @@ def _draw(
     # Each pool's coordinates and risks, gathered once: a gather of every cell's coordinates at
     # every draw cost ~4x the rest of the weights on a 3,681-cell grid (the sums are the same).
     pools = {id(p): (coords[p], risk[p]) for p in (restraint_idx, hard_idx, easy_idx)}
+    live = np.ones(len(cells))  # 0 once a cell is spent: it has no wording left that is its own
     s = 0
     while True:
         if (
@@ -285,50 +292,83 @@ def _draw(
                 if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx)
                 else easy_idx
             )
+        if not live[idx].any():  # every cell of the pool is spent: the others', then the end
+            alive = [p for p in (hard_idx, easy_idx, restraint_idx) if live[p].any()]
+            if not alive:
+                return
+            idx = alive[0]
         pool_coords, pool_risk = pools[id(idx)]
         novelty = (1.0 / (1.0 + value_counts))[pool_coords].sum(axis=1)
-        weights = pool_risk * novelty / (1.0 + visits[idx]) ** 2
+        weights = pool_risk * novelty / (1.0 + visits[idx]) ** 2 * live[idx]
         r = rng("draw", seed, s)
         chosen = _choices(r, idx, weights, min(candidates, len(idx)))
         pick_i = _pick(chosen, drafts, recent[: min(filled, len(recent))], key=(seed, s))
         ci = chosen[pick_i]
         draft, vector = drafts.pop(ci)
         first = draft.task(spec, repeats=topo.repeats, fault_rate=rate)
+        situation = _worded(first, spec, topo, rate, owner)
+        if situation is None:
+            live[ci] = 0.0  # drawn again at the same ``s``, among the cells still live
+            continue
         visits[ci] += 1
         value_counts[coords[ci]] += 1
         recent[filled % len(recent)] = vector
         filled += 1
-        situation: list[Task] = []
-        phrasing = 0
-        for _ in range(topo.phrasings):
-            task = (
-                first
-                if phrasing == 0
-                else make_task(
-                    first.cell,
-                    spec,
-                    seed=seed,
-                    situation=first.situation,
-                    phrasing=phrasing,
-                    repeats=topo.repeats,
-                    fault_rate=rate,
-                )
-            )
-            while owner.setdefault(task.opener, task.scenario_id) != task.scenario_id:
-                phrasing += 1
-                task = make_task(
-                    first.cell,
-                    spec,
-                    seed=seed,
-                    situation=first.situation,
-                    phrasing=phrasing,
-                    repeats=topo.repeats,
-                    fault_rate=rate,
-                )
-            phrasing += 1
-            situation.append(task)
         yield situation
         s += 1
+
+
+#: A cell is spent, and drawn no more, when this many phrasings in a row bring no opener it has
+#: not met already in the search, and every one met is another cell's. A cell's wordings are
+#: finite: a tool without arguments asked tersely has a handful, shared by every cell that
+#: differs only on axes such an opener does not show (its rule, its world state), so once the
+#: others hold them all no phrasing number gives a new one. (On the corpus, a search that did
+#: end on a free opener met a new wording at least every 11 phrasings.)
+STALE_PHRASINGS = 24
+#: Phrasings one search tries at most, new wordings or not.
+MAX_PHRASINGS = 512
+
+
+def _worded(
+    first: Task, spec: Spec, topo: Topology, rate: float, owner: dict[str, str]
+) -> list[Task] | None:
+    """The situation's ``topo.phrasings`` tasks, ``first`` the first, each with an opener no other
+    cell owns (``owner`` maps an opener to its cell's ``scenario_id``), or ``None`` when the cell
+    is spent (:data:`STALE_PHRASINGS`); the openers this call claimed are then given back."""
+    claimed: list[str] = []
+    situation: list[Task] = []
+    phrasing = 0
+    for _ in range(topo.phrasings):
+        task = first if phrasing == 0 else _phrased(first, spec, topo, rate, phrasing)
+        met, stale, tries = {task.opener}, 0, 1
+        while (holder := owner.get(task.opener)) != task.scenario_id:
+            if holder is None:
+                owner[task.opener] = task.scenario_id
+                claimed.append(task.opener)
+                break
+            if stale >= STALE_PHRASINGS or tries >= MAX_PHRASINGS:
+                for opener in claimed:
+                    del owner[opener]
+                return None
+            phrasing, tries = phrasing + 1, tries + 1
+            task = _phrased(first, spec, topo, rate, phrasing)
+            stale = 0 if task.opener not in met else stale + 1
+            met.add(task.opener)
+        phrasing += 1
+        situation.append(task)
+    return situation
+
+
+def _phrased(first: Task, spec: Spec, topo: Topology, rate: float, phrasing: int) -> Task:
+    return make_task(
+        first.cell,
+        spec,
+        seed=first.seed,
+        situation=first.situation,
+        phrasing=phrasing,
+        repeats=topo.repeats,
+        fault_rate=rate,
+    )
 
 
 def draw_tasks(
