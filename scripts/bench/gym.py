@@ -5,8 +5,11 @@ Plays each task's oracle tool calls, cycled, through ``AgentEnv.step`` in episod
 turns each (8, 128 and 512 by default) and reports steps/s of CPU time per length, then holds
 ``--live`` episodes of 12 turns at once and reports the traced Python memory each one holds
 (tracemalloc). Both run in a child process per version (``--against``, default ``HEAD~1``).
-Last, this tree only: ``gymnasium.vector.AsyncVectorEnv`` at each of ``--vector`` env counts, steps/s
-of wall-clock and the CPU per step of the driver and its worker processes together.
+Last, this tree only: ``gymnasium.vector.AsyncVectorEnv`` at each of ``--vector`` env counts (8-turn
+episodes, ``observation="new_messages"``, as docs/gymnasium.md recommends), steps/s of
+wall-clock and the CPU per step of the driver and its worker processes together; then one env in
+``AsyncVectorEnv`` at each ``--turns`` length with each observation, since there the whole
+observation crosses a pipe at every step.
 
     python scripts/bench/gym.py
     python scripts/bench/gym.py --against 962b984 --turns 8 512 --vector 1 2
@@ -104,7 +107,9 @@ def measure(spec_path: Path, turns: list[int], total: int, live: int) -> dict:
     }
 
 
-def vector_steps(spec_path: Path, n: int, total: int, turns: int = 8) -> dict[str, float]:
+def vector_steps(
+    spec_path: Path, n: int, total: int, turns: int = 8, observation: str = "new_messages"
+) -> dict[str, float]:
     """Tool-call steps/s of wall-clock of ``n`` envs in ``AsyncVectorEnv`` (each its own task),
     and the CPU each step cost the driver and its workers together (the workers' from their
     rusage once they are joined): a cost per step that does not grow with ``n`` means the
@@ -120,7 +125,10 @@ def vector_steps(spec_path: Path, n: int, total: int, turns: int = 8) -> dict[st
 
     spec = wenv.load_spec(spec_path)
     scripts = tool_calls(spec, wenv.draw_tasks(spec, 40, seed=0))[:n]
-    fns = [functools.partial(AgentEnv, spec=spec, tasks=[t], max_turns=turns) for t, _ in scripts]
+    fns = [
+        functools.partial(AgentEnv, spec=spec, tasks=[t], max_turns=turns, observation=observation)
+        for t, _ in scripts
+    ]
     vec = gym.vector.AsyncVectorEnv(fns, shared_memory=False, copy=False)
     vec.reset(seed=0)
     turn, ended, steps = [0] * n, [False] * n, 0
@@ -161,6 +169,13 @@ def main() -> None:
     now = child(Path(__file__), child_args, ROOT)
     short, long = str(min(args.turns)), str(max(args.turns))
     vector = {str(n): vector_steps(spec_path, n, args.steps) for n in args.vector}
+    by_turns = {
+        observation: {
+            str(t): vector_steps(spec_path, 1, args.steps, t, observation)["steps_per_s_wall"]
+            for t in args.turns
+        }
+        for observation in ("messages", "new_messages")
+    }
     report = {
         "spec": str(spec_path.relative_to(ROOT)),
         args.against: old,
@@ -172,6 +187,7 @@ def main() -> None:
             old["steps_per_s_cpu"][long] / old["steps_per_s_cpu"][short], 2
         ),
         "async_vector_by_envs": vector,
+        "async_vector_1_env_steps_per_s_by_turns": by_turns,
         "targets": {"long_over_short": 0.8, "kb_per_live_episode_12_turns": 100},
     }
     print(json.dumps(report, indent=1))

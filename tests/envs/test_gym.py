@@ -29,7 +29,7 @@ def test_make_resolves_the_unversioned_id():
     assert isinstance(env.unwrapped, AgentEnv)
 
 
-@pytest.mark.parametrize("observation", ["messages", "text"])
+@pytest.mark.parametrize("observation", ["messages", "text", "new_messages"])
 def test_check_env_passes_without_warnings(observation):
     env = gym.make(
         "whileai/agent-v0",

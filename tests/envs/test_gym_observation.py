@@ -68,3 +68,32 @@ def test_the_text_observation_renders_the_whole_transcript_at_every_step(task_in
             break
         text, _, terminated, truncated, _ = env.step(policy(env.transcript()))
         done = terminated or truncated
+
+
+@pytest.mark.parametrize("task_index", range(4))
+def test_the_new_messages_observation_is_what_each_step_added(task_index):
+    env = AgentEnv(spec=ORDER_SPEC, situations=4, seed=3, observation="new_messages")
+    task = env.tasks[task_index]
+    obs, _ = env.reset(options={"task_id": task.task_id})
+    policy = oracle_agent(env.spec_)
+    policy.start(task)
+    joined, done = list(obs), False
+    while not done:
+        obs, _, terminated, truncated, info = env.step(policy(env.transcript()))
+        assert obs == info["new_messages"] and env.observation_space.contains(obs)
+        joined += obs
+        done = terminated or truncated
+    assert joined == env.episode.messages == env.transcript()
+
+
+def test_a_new_messages_step_observation_does_not_grow_with_the_episode():
+    env = AgentEnv(spec=ORDER_SPEC, situations=2, observation="new_messages", max_turns=200)
+    env.reset(seed=0)
+    call = {"name": "get_order", "arguments": '{"order_id": "4412"}'}
+    action = {"role": "assistant", "content": "", "tool_calls": [{"id": "c", "function": call}]}
+    sizes = []
+    for _ in range(40):
+        obs, _, terminated, truncated, _ = env.step(action)
+        sizes.append(len(obs))
+    assert not (terminated or truncated) and len(env.transcript()) > 80
+    assert set(sizes) == {2}  # the turn and its tool result

@@ -26,8 +26,8 @@ def _script(spec, task):
     return actions
 
 
-def _single(spec, task, actions):
-    env = AgentEnv(spec=spec, tasks=[task])
+def _single(spec, task, actions, observation="messages"):
+    env = AgentEnv(spec=spec, tasks=[task], observation=observation)
     env.reset(seed=0)
     for action in actions:
         obs, reward, terminated, truncated, _ = env.step(action)
@@ -41,9 +41,12 @@ def played():
     return spec, tasks, [_script(spec, t) for t in tasks]
 
 
-def test_two_async_envs_end_as_the_single_envs_do(played):
+@pytest.mark.parametrize("observation", ["messages", "new_messages"])
+def test_two_async_envs_end_as_the_single_envs_do(played, observation):
     spec, tasks, scripts = played
-    fns = [functools.partial(AgentEnv, spec=spec, tasks=[t]) for t in tasks]
+    fns = [
+        functools.partial(AgentEnv, spec=spec, tasks=[t], observation=observation) for t in tasks
+    ]
     vec = gym.vector.AsyncVectorEnv(fns, shared_memory=False, copy=False)
     try:
         vec.reset(seed=0)
@@ -57,5 +60,5 @@ def test_two_async_envs_end_as_the_single_envs_do(played):
     finally:
         vec.close()
     for i, task in enumerate(tasks):
-        assert ended[i] == _single(spec, task, scripts[i])
+        assert ended[i] == _single(spec, task, scripts[i], observation)
     assert any(e[1] > 0 for e in ended.values())

@@ -22,7 +22,7 @@ from whileai_env.scenarios.draw import draw_tasks, rebuild_task, tasks_from_rows
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
 
-OBSERVATIONS = ("messages", "text")
+OBSERVATIONS = ("messages", "text", "new_messages")
 
 
 class AgentEnv(gym.Env):
@@ -35,8 +35,10 @@ class AgentEnv(gym.Env):
         fault_rate: share of faulted cells that keep their fault (default 0.5, 0.8 in ``rl``).
         max_turns: agent turns before truncation (default ``2 * avg_turns``).
         user: ``None`` (template user), a callable, or ``"openai:MODEL"``.
-        observation: ``"messages"`` (the OpenAI message list) or ``"text"`` (a rendered transcript,
-            tools listed first).
+        observation: ``"messages"`` (the OpenAI message list), ``"text"`` (a rendered
+            transcript, tools listed first) or ``"new_messages"`` (only the messages each
+            ``reset`` or ``step`` added: for a loop that keeps its own context, and for
+            ``AsyncVectorEnv``, whose pipes pickle the whole observation at every step).
         render_mode: ``"ansi"`` (``render()`` returns the transcript) or ``"human"`` (prints it).
 
     ``reset(options={"task_id": ...})`` or ``options={"task": task}`` plays a given task;
@@ -45,7 +47,10 @@ class AgentEnv(gym.Env):
     A step costs the same at turn 500 as at turn 5: the ``messages`` observation is one list per
     episode, returned by ``reset`` and every ``step`` and extended in place with each step's
     messages (also in ``info["new_messages"]``), never copied whole. It is the whole transcript;
-    keep ``list(obs)`` (or :meth:`transcript`, a copy) to hold an earlier step's view.
+    keep ``list(obs)`` (or :meth:`transcript`, a copy) to hold an earlier step's view. In a
+    sub-process (``AsyncVectorEnv``) the observation is pickled whole at every step, so there a
+    step's cost grows with the transcript; ``observation="new_messages"`` sends only what the
+    step added (``envs.call("transcript")`` fetches the whole when wanted).
 
     >>> import gymnasium, whileai_env
     >>> env = gymnasium.make("whileai/agent-v0", spec="configs/specs/order-support.json")
@@ -101,10 +106,11 @@ class AgentEnv(gym.Env):
             "judge": judge,
             "execute": execute,
         }
-        self.observation_space = MessageList() if observation == "messages" else AnyText()
+        self.observation_space = AnyText() if observation == "text" else MessageList()
         self.action_space = AgentAction(max_length=8192)
         self.episode: Episode | None = None
         self._transcript: list[dict[str, Any]] = []
+        self._added: list[dict[str, Any]] = []
         self._blocks: list[str] = []
         self._tools = _shared_tools(self.spec_)
 
@@ -115,6 +121,7 @@ class AgentEnv(gym.Env):
         task = self._choose_task(options or {})
         self.episode = Episode(self.spec_, task, **self._episode_kwargs)
         self._transcript = [dict(m) for m in self.episode.messages]
+        self._added = list(self._transcript)
         self._blocks = (
             [render_messages([m]) for m in self._transcript] if self.observation == "text" else []
         )
@@ -135,7 +142,7 @@ class AgentEnv(gym.Env):
         if result.terminated or result.truncated:
             reward = float(info.get("reward") or 0.0)
             info["judge_status"] = self.episode.reward().get("judge_status")
-        info["new_messages"] = result.messages
+        info["new_messages"] = self._added = result.messages
         self._transcript.extend(result.messages)
         if self.observation == "text":
             self._blocks.extend(render_messages([m]) for m in result.messages)
@@ -184,9 +191,12 @@ class AgentEnv(gym.Env):
     def _observe(self) -> Any:
         """The observation, at a cost that does not grow with the episode: the ``messages``
         list is the env's own, extended each step with that step's messages (copies, so the
-        agent cannot edit the episode's); the text joins per-message blocks rendered once."""
+        agent cannot edit the episode's); ``new_messages`` is that step's messages alone; the
+        text joins per-message blocks rendered once."""
         if self.observation == "messages":
             return self._transcript
+        if self.observation == "new_messages":
+            return self._added
         return f"Tools:\n{_tools_text(self.spec_)}\n\n" + "\n\n".join(self._blocks)
 
 
