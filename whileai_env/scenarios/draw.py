@@ -24,7 +24,7 @@ from typing import Any
 import numpy as np
 
 from whileai_env._util.frozen import freeze, thaw
-from whileai_env._util.hashing import hex_id, rng, unit
+from whileai_env._util.hashing import hex_id, rng, stable_hash, unit
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.diversity import DIM, RECENT, embed, most_novel
 from whileai_env.scenarios.faults import (
@@ -272,7 +272,9 @@ def _draw(
     value_counts = np.zeros(len(value_ids))
     recent = np.zeros((RECENT, DIM), dtype=np.float32)
     filled = 0
-    owner: dict[str, str] = {}
+    # each opener's 64-bit hash to the cell that owns it: a run's one structure that grows with
+    # its length (about 100 bytes a situation, where the openers themselves took 370)
+    owner: dict[int, str] = {}
     drafts = _Drafts(cells, spec, seed, visits)
     # Each pool's coordinates and risks, gathered once: a gather of every cell's coordinates at
     # every draw cost ~4x the rest of the weights on a 3,681-cell grid (the sums are the same).
@@ -330,25 +332,25 @@ MAX_PHRASINGS = 512
 
 
 def _worded(
-    first: Task, spec: Spec, topo: Topology, rate: float, owner: dict[str, str]
+    first: Task, spec: Spec, topo: Topology, rate: float, owner: dict[int, str]
 ) -> list[Task] | None:
     """The situation's ``topo.phrasings`` tasks, ``first`` the first, each with an opener no other
-    cell owns (``owner`` maps an opener to its cell's ``scenario_id``), or ``None`` when the cell
-    is spent (:data:`STALE_PHRASINGS`); the openers this call claimed are then given back."""
-    claimed: list[str] = []
+    cell owns (``owner`` maps an opener's hash to its cell's ``scenario_id``), or ``None`` when
+    the cell is spent (:data:`STALE_PHRASINGS`); the openers this call claimed are given back."""
+    claimed: list[int] = []
     situation: list[Task] = []
     phrasing = 0
     for _ in range(topo.phrasings):
         task = first if phrasing == 0 else _phrased(first, spec, topo, rate, phrasing)
         met, stale, tries = {task.opener}, 0, 1
-        while (holder := owner.get(task.opener)) != task.scenario_id:
+        while (holder := owner.get(key := stable_hash(task.opener))) != task.scenario_id:
             if holder is None:
-                owner[task.opener] = task.scenario_id
-                claimed.append(task.opener)
+                owner[key] = task.scenario_id
+                claimed.append(key)
                 break
             if stale >= STALE_PHRASINGS or tries >= MAX_PHRASINGS:
-                for opener in claimed:
-                    del owner[opener]
+                for key in claimed:
+                    del owner[key]
                 return None
             phrasing, tries = phrasing + 1, tries + 1
             task = _phrased(first, spec, topo, rate, phrasing)
