@@ -286,3 +286,32 @@ def test_a_long_draw_on_cells_with_few_wordings_ends_and_shares_no_opener():
     drawn, cells, shared = json.loads(proc.stdout)
     assert drawn == 3000 and shared == 0
     assert 500 < cells < 2392
+
+
+def _airports_spec():
+    tools = [{"name": "list_all_airports", "parameters": {"type": "object", "properties": {}}}]
+    return wenv.load_spec(tools=tools, system_prompt="You help travellers. Be brief.")
+
+
+def test_a_cell_whose_wordings_all_belong_to_others_is_spent():
+    from whileai_env._util.hashing import stable_hash
+    from whileai_env.scenarios.draw import STALE_PHRASINGS, _worded, make_task
+    from whileai_env.scenarios.grid import build_grid
+    from whileai_env.scenarios.task import topology
+
+    spec = _airports_spec()
+    # a vague ask, tersely: a handful of wordings, which is what makes a cell run out
+    cell = next(c for c in build_grid(spec).cells if c.tone == "terse" and c.ask == "vague")
+    first = make_task(cell, spec)
+    wordings = {make_task(cell, spec, phrasing=p).opener for p in range(4 * STALE_PHRASINGS)}
+    assert 1 < len(wordings) < STALE_PHRASINGS
+    owner = {stable_hash(w): "another-cell" for w in wordings}
+    before = dict(owner)
+    assert _worded(first, spec, topology("sft"), 0.5, owner) is None
+    assert owner == before
+
+    free = sorted(wordings)[0]
+    del owner[stable_hash(free)]
+    situation = _worded(first, spec, topology("sft"), 0.5, owner)
+    assert situation is not None and {t.opener for t in situation} == {free}  # its own, reused
+    assert owner[stable_hash(free)] == cell.scenario_id
