@@ -315,3 +315,17 @@ def test_a_cell_whose_wordings_all_belong_to_others_is_spent():
     situation = _worded(first, spec, topology("sft"), 0.5, owner)
     assert situation is not None and {t.opener for t in situation} == {free}  # its own, reused
     assert owner[stable_hash(free)] == cell.scenario_id
+
+
+def test_a_value_weighted_zero_is_never_drawn_and_all_zero_draws_nothing(order_spec):
+    from whileai_env.scenarios.grid import build_grid
+
+    stances = sorted({c.stance for c in build_grid(order_spec).cells})
+    others = {s: 0 for s in stances if s != "ordinary"}
+    tasks = wenv.draw_tasks(order_spec, 200, weights={"stance": others})
+    assert len(tasks) == 200 and {t.cell.stance for t in tasks} == {"ordinary"}
+    # every hard cell weighted 0 too: the draw falls back on the easy ones
+    hard_asks = {a: 0 for a in ("vague",)}
+    tasks = wenv.draw_tasks(order_spec, 100, weights={"stance": others, "ask": hard_asks})
+    assert len(tasks) == 100 and all(t.cell.ask != "vague" for t in tasks)
+    assert wenv.draw_tasks(order_spec, 50, weights={"stance": dict.fromkeys(stances, 0)}) == []

@@ -280,6 +280,12 @@ def _draw(
     # every draw cost ~4x the rest of the weights on a 3,681-cell grid (the sums are the same).
     pools = {id(p): (coords[p], risk[p]) for p in (restraint_idx, hard_idx, easy_idx)}
     live = np.ones(len(cells))  # 0 once a cell is spent: it has no wording left that is its own
+
+    def pool_weights(idx: np.ndarray) -> np.ndarray:
+        pool_coords, pool_risk = pools[id(idx)]
+        novelty = (1.0 / (1.0 + value_counts))[pool_coords].sum(axis=1)
+        return pool_risk * novelty / (1.0 + visits[idx]) ** 2 * live[idx]
+
     s = 0
     while True:
         if (
@@ -294,14 +300,13 @@ def _draw(
                 if (unit("pool", seed, s) < hard_share and len(hard_idx)) or not len(easy_idx)
                 else easy_idx
             )
-        if not live[idx].any():  # every cell of the pool is spent: the others', then the end
-            alive = [p for p in (hard_idx, easy_idx, restraint_idx) if live[p].any()]
-            if not alive:
+        weights = pool_weights(idx)
+        if not weights.any():  # every cell of the pool is spent or weighted 0: another pool's
+            drawable = [p for p in (hard_idx, easy_idx, restraint_idx) if pool_weights(p).any()]
+            if not drawable:
                 return
-            idx = alive[0]
-        pool_coords, pool_risk = pools[id(idx)]
-        novelty = (1.0 / (1.0 + value_counts))[pool_coords].sum(axis=1)
-        weights = pool_risk * novelty / (1.0 + visits[idx]) ** 2 * live[idx]
+            idx = drawable[0]
+            weights = pool_weights(idx)
         r = rng("draw", seed, s)
         chosen = _choices(r, idx, weights, min(candidates, len(idx)))
         pick_i = _pick(chosen, drafts, recent[: min(filled, len(recent))], key=(seed, s))
@@ -394,7 +399,8 @@ def draw_tasks(
     0.5 (0.8 in ``rl`` mode); ``0`` switches faults off. ``restraint_share`` sets the share of
     situations whose right outcome is not to act (see the module docstring); ``None`` keeps the
     grid's own mix. ``weights`` (``{axis: {value: multiplier}}``) scales the draw weight of the
-    cells on those values.
+    cells on those values; a cell weighted 0 is never drawn (with every cell at 0 the draw is
+    empty).
 
     >>> tasks = draw_tasks(load_spec(tools=[{"name": "get_order", "parameters": {"properties":
     ...     {"order_id": {"type": "string"}}, "required": ["order_id"]}}]), 3, seed=1)
