@@ -25,6 +25,7 @@ import numpy as np
 
 from whileai_env._util.hashing import stable_hash
 from whileai_env.analysis.groups import by_ask, reward_of
+from whileai_env.analysis.passk import resample_blocks
 
 MIN_PAIRED = 5
 N_BOOT = 2000
@@ -47,8 +48,8 @@ def paired_interval(
     if len(before) < 3:
         return None
     diffs = np.asarray(after, dtype=float) - np.asarray(before, dtype=float)
-    picks = np.random.default_rng(seed).integers(0, len(diffs), size=(n_boot, len(diffs)))
-    low, high = np.percentile(diffs[picks].mean(axis=1), [2.5, 97.5])
+    means = [diffs[picks].mean(axis=1) for picks in resample_blocks(len(diffs), n_boot, seed)]
+    low, high = np.percentile(np.concatenate(means), [2.5, 97.5])
     return float(low), float(high)
 
 
