@@ -126,3 +126,19 @@ def test_an_endorsed_feature_that_ties_the_top_wins_and_a_penalty_reads_avoid():
     hacked = hack_scan(bare, endorsed=["tool:lookup_order"])
     assert hacked["regime"] == "reward_hack"
     assert "learns to avoid" in hacked["warnings"][0]
+
+
+def test_rows_cut_to_their_replies_give_the_same_features_and_scan():
+    """``whileai-env report`` holds rows through ``keep_replies``: nothing it reads may change."""
+    from whileai_env.analysis.features import keep_replies, row_features
+    from whileai_env.grading import task_checklist
+    from whileai_env.simulation import simulate
+
+    run = simulate(
+        "seeded", spec="configs/specs/airline.yaml", budget=60, quiet=True, grader=task_checklist
+    )
+    rows = list(run.rows)
+    slim = [keep_replies(row) for row in rows]
+    assert sum(len(str(r)) for r in slim) < sum(len(str(r)) for r in rows)
+    assert row_features(slim) == row_features(rows)
+    assert format_hack_scan(hack_scan(slim)) == format_hack_scan(hack_scan(rows))

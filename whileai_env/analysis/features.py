@@ -43,6 +43,24 @@ def reply_text(row: Mapping[str, Any]) -> str:
     return joined or str(row.get("final_text") or "")
 
 
+def keep_replies(row: Mapping[str, Any]) -> dict[str, Any]:
+    """``row`` with its transcript cut to what :func:`reply_text` reads (the assistant's text),
+    for holding many rows at once: the transcript is most of a row, and nothing else here reads it.
+
+    >>> keep_replies({"messages": [{"role": "user", "content": "hi"},
+    ...     {"role": "assistant", "content": "Hello."}], "reward": 1.0})
+    {'messages': [{'role': 'assistant', 'content': 'Hello.'}], 'reward': 1.0}
+    """
+    out = dict(row)
+    if isinstance(row.get("messages"), list):
+        out["messages"] = [
+            {"role": "assistant", "content": m.get("content")}
+            for m in row["messages"]
+            if isinstance(m, Mapping) and m.get("role") == "assistant" and m.get("content")
+        ]
+    return out
+
+
 def hand_features(row: Mapping[str, Any]) -> dict[str, float]:
     """The hand tier for one row (see the module docstring)."""
     text = str(row.get("final_text") or "")

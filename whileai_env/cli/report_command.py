@@ -40,11 +40,12 @@ def report_cmd(
     """Write OUTPUT/index.html for the graded ROWS (JSONL): pass@1 / pass^k / pass@k with
     intervals, pass@1 by fault kind, world state and tool, the grid's coverage, the hack scan
     and, with --before, the before/after delta; print the summary table."""
-    from whileai_env.data.jsonl import read_rows
+    from whileai_env.analysis.features import keep_replies
+    from whileai_env.data.jsonl import iter_rows
     from whileai_env.report import summary_table, write_report
 
-    graded = read_rows(rows)
-    earlier = read_rows(before) if before is not None else None
+    graded = [keep_replies(row) for row in iter_rows(rows)]
+    earlier = [keep_replies(row) for row in iter_rows(before)] if before is not None else None
     page = write_report(
         graded, output, before=earlier, threshold=threshold, endorsed=endorsed, title=title
     )
