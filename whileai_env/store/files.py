@@ -1,6 +1,6 @@
 """A version's files, written so a crash never leaves a torn version where readers look.
 
-Rows go to ``tmp/<id>.<pid>.<random>/`` first, each file fsynced, then the directory is renamed
+Rows go to ``tmp/push.<pid>.<random>/`` first, each file fsynced, then the directory is renamed
 into ``versions/<id>/`` (a rename is atomic on one filesystem) and its parent fsynced. Only
 after that does the manifest name the version. Rows are stored as JSONL through the package's
 one row serializer (:func:`whileai_env.data.jsonl.dumps_row`), not Parquet: a row is deeply
@@ -14,8 +14,9 @@ import contextlib
 import os
 import shutil
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import BinaryIO
 
 VERSIONS = "versions"
 TMP = "tmp"
@@ -24,14 +25,42 @@ TMP = "tmp"
 def write_version(root: Path, version_id: str, files: Iterable[tuple[str, bytes]]) -> Path:
     """Write ``files`` (name, bytes) as ``root/versions/<version_id>/`` and return that path; a
     version already there is kept (its id is its content's hash, so it holds the same bytes)."""
-    final = root / VERSIONS / version_id
-    if final.is_dir():
-        return final
-    tmp = root / TMP / f"{version_id}.{os.getpid()}.{uuid.uuid4().hex[:8]}"
-    tmp.mkdir(parents=True)
+    tmp = stage(root)
     try:
         for name, data in files:
-            _write_synced(tmp / name, data)
+            with synced(tmp / name) as fh:
+                fh.write(data)
+    except BaseException:
+        shutil.rmtree(tmp, ignore_errors=True)
+        raise
+    return publish(root, tmp, version_id)
+
+
+def stage(root: Path) -> Path:
+    """A new temporary directory for a version being written (``tmp/push.<pid>.<random>``:
+    :func:`sweep` removes it once its process is gone)."""
+    tmp = root / TMP / f"push.{os.getpid()}.{uuid.uuid4().hex[:8]}"
+    tmp.mkdir(parents=True)
+    return tmp
+
+
+@contextlib.contextmanager
+def synced(path: Path) -> Iterator[BinaryIO]:
+    """``path`` open for writing, flushed and fsynced when the block ends."""
+    with path.open("wb") as fh:
+        yield fh
+        fh.flush()
+        os.fsync(fh.fileno())
+
+
+def publish(root: Path, tmp: Path, version_id: str) -> Path:
+    """Rename the staged ``tmp`` into ``versions/<version_id>/`` (kept as it is when another
+    writer got there first: the same id holds the same bytes); ``tmp`` is gone either way."""
+    final = root / VERSIONS / version_id
+    try:
+        if final.is_dir():
+            shutil.rmtree(tmp, ignore_errors=True)
+            return final
         _fsync_dir(tmp)
         final.parent.mkdir(parents=True, exist_ok=True)
         try:
@@ -56,13 +85,6 @@ def sweep(root: Path) -> int:
             shutil.rmtree(entry, ignore_errors=True)
             removed += 1
     return removed
-
-
-def _write_synced(path: Path, data: bytes) -> None:
-    with path.open("wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
 
 
 def _fsync_dir(path: Path) -> None:

@@ -25,30 +25,64 @@ PASS = 1.0
 AXES = {"by_fault_kind": "fault_kind", "by_world_state": "world_state", "by_tool": "tool"}
 
 
-def profile_rows(rows: Sequence[Mapping[str, Any]]) -> dict[str, Any]:
+def profile_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
     """Counts and reward numbers over ``rows``, overall and by fault kind, world state, tool."""
-    passes: dict[str, list[bool]] = defaultdict(list)
+    profile = Profile()
     for row in rows:
-        if (reward := _reward(row)) is not None:
-            passes[str(row.get("task_id"))].append(reward >= PASS)
-    out: dict[str, Any] = {
-        "rows": len(rows),
-        "tasks": len({str(r.get("task_id")) for r in rows}),
-        **_numbers(rows),
-        "mixed_tasks": sum(any(p) and not all(p) for p in passes.values()),
-        "agents": sorted({str(r["agent"]) for r in rows if r.get("agent")}),
-        "spec_hashes": sorted({str(r["spec_hash"]) for r in rows if r.get("spec_hash")}),
-    }
-    for key, axis in AXES.items():
-        groups: dict[str, list[Mapping[str, Any]]] = defaultdict(list)
-        for row in rows:
-            groups[_value(row, axis)].append(row)
-        out[key] = {v: {"rows": len(g), **_numbers(g)} for v, g in sorted(groups.items())}
-    return out
+        profile.add(row)
+    return profile.result()
 
 
-def _numbers(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    rewards = [r for r in map(_reward, rows) if r is not None]
+class Profile:
+    """:func:`profile_rows` one row at a time: what it keeps is a reward per row, not the rows
+    (a push streams a run of any length through it)."""
+
+    def __init__(self) -> None:
+        self.rows = 0
+        self.rewards: list[float] = []
+        self.passes: dict[str, list[bool]] = defaultdict(list)
+        self.agents: set[str] = set()
+        self.spec_hashes: set[str] = set()
+        # axis -> value -> [rows, rewards]
+        self.groups: dict[str, dict[str, tuple[list[int], list[float]]]] = {
+            key: defaultdict(lambda: ([0], [])) for key in AXES
+        }
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        self.rows += 1
+        reward = _reward(row)
+        passes = self.passes[str(row.get("task_id"))]  # every task, graded or not
+        if reward is not None:
+            self.rewards.append(reward)
+            passes.append(reward >= PASS)
+        if row.get("agent"):
+            self.agents.add(str(row["agent"]))
+        if row.get("spec_hash"):
+            self.spec_hashes.add(str(row["spec_hash"]))
+        for key, axis in AXES.items():
+            count, rewards = self.groups[key][_value(row, axis)]
+            count[0] += 1
+            if reward is not None:
+                rewards.append(reward)
+
+    def result(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "rows": self.rows,
+            "tasks": len(self.passes),
+            **_numbers(self.rewards),
+            "mixed_tasks": sum(any(p) and not all(p) for p in self.passes.values()),
+            "agents": sorted(self.agents),
+            "spec_hashes": sorted(self.spec_hashes),
+        }
+        for key, groups in self.groups.items():
+            out[key] = {
+                value: {"rows": count[0], **_numbers(rewards)}
+                for value, (count, rewards) in sorted(groups.items())
+            }
+        return out
+
+
+def _numbers(rewards: Sequence[float]) -> dict[str, Any]:
     if not rewards:
         return {"graded": 0, "reward_mean": None, "pass_rate": None}
     return {

@@ -21,19 +21,20 @@ import hashlib
 import json
 import os
 import re
-from collections.abc import Iterable, Mapping
+import shutil
+from collections.abc import Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
-from whileai_env.data.jsonl import dumps_row, read_rows, write_rows
+from whileai_env.data.jsonl import dumps_row, iter_rows, read_rows, write_rows
 from whileai_env.data.lines import sidecar
 from whileai_env.data.text import clean_str
 from whileai_env.errors import StoreError
 from whileai_env.export.gate import publish_gate
 from whileai_env.store.card import CARD_FILE, ROWS_FILE, render_card
-from whileai_env.store.files import VERSIONS, sweep, write_version
+from whileai_env.store.files import VERSIONS, publish, stage, sweep, synced
 from whileai_env.store.manifest import Manifest
-from whileai_env.store.profile import profile_rows
+from whileai_env.store.profile import Profile
 from whileai_env.store.root import store_root
 
 MANIFEST = "manifest.sqlite"
@@ -69,24 +70,33 @@ class Store:
         if not isinstance(name, str) or not _NAME.fullmatch(name):
             raise ValueError(f"a dataset name is letters, digits, '.', '_', '-': got {name!r}")
         parent_id = self.entry(parent)["id"] if parent is not None else None
-        loaded, config = _load(rows, config)
+        stream: Iterable[dict[str, Any]]
+        stream, config = _load(rows, config)
         report = None
-        if gate:
-            loaded, report = publish_gate(loaded, mode or (config or {}).get("mode"))
-        data = "".join(clean_str(dumps_row(r) + "\n")[0] for r in loaded).encode("utf-8")
-        digest = hashlib.sha256(f"{name}\0{parent_id}\0".encode() + data).hexdigest()
-        version_id = f"ds_{digest[:16]}"
-        profile = profile_rows(loaded)
-        entry = {
-            "id": version_id,
-            "name": name,
-            "parent": parent_id,
-            "description": description,
-            "meta": {"config": config, "profile": profile, **({"gate": report} if gate else {})},
-        }
-        card = render_card(entry, profile).encode("utf-8")
+        if gate:  # the gate reads every row at once (its bands are per task)
+            stream, report = publish_gate(list(stream), mode or (config or {}).get("mode"))
         sweep(self.root)
-        write_version(self.root, version_id, [(ROWS_FILE, data), (CARD_FILE, card)])
+        tmp = stage(self.root)
+        try:
+            digest, profile = _write_rows(tmp / ROWS_FILE, stream, f"{name}\0{parent_id}\0")
+            version_id = f"ds_{digest[:16]}"
+            entry = {
+                "id": version_id,
+                "name": name,
+                "parent": parent_id,
+                "description": description,
+                "meta": {
+                    "config": config,
+                    "profile": profile,
+                    **({"gate": report} if gate else {}),
+                },
+            }
+            with synced(tmp / CARD_FILE) as fh:
+                fh.write(render_card(entry, profile).encode("utf-8"))
+        except BaseException:
+            shutil.rmtree(tmp, ignore_errors=True)
+            raise
+        publish(self.root, tmp, version_id)
         self.manifest.insert(entry)
         return version_id
 
@@ -140,13 +150,32 @@ class Store:
         return _summary(self.entry(entry["id"]))
 
 
-def _load(rows: Rows, config: Mapping[str, Any] | None) -> tuple[list[dict[str, Any]], Any]:
+def _load(rows: Rows, config: Mapping[str, Any] | None) -> tuple[Iterator[dict[str, Any]], Any]:
+    """The rows one at a time (a JSONL file is read as it is written out) and the run config."""
     if not isinstance(rows, str | os.PathLike):
-        return [dict(r) for r in rows], dict(config) if config is not None else None
+        return (dict(r) for r in rows), dict(config) if config is not None else None
     path = Path(rows)
+    if not path.exists():
+        raise FileNotFoundError(f"no such rows file: {path}")
     if config is None and sidecar(path).is_file():
         config = json.loads(sidecar(path).read_text(encoding="utf-8"))
-    return read_rows(path), config
+    return iter_rows(path), config
+
+
+def _write_rows(
+    path: Path, rows: Iterable[Mapping[str, Any]], prefix: str
+) -> tuple[str, dict[str, Any]]:
+    """Write ``rows`` to ``path`` through the package's row serializer, one line at a time; the
+    sha256 of ``prefix`` and the bytes written, and the rows' profile."""
+    digest = hashlib.sha256(prefix.encode())
+    profile = Profile()
+    with synced(path) as fh:
+        for row in rows:
+            line = clean_str(dumps_row(row) + "\n")[0].encode("utf-8")
+            digest.update(line)
+            fh.write(line)
+            profile.add(row)
+    return digest.hexdigest(), profile.result()
 
 
 def _summary(entry: Mapping[str, Any]) -> dict[str, Any]:
