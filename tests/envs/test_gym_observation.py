@@ -73,17 +73,9 @@ def test_the_text_observation_renders_the_whole_transcript_at_every_step(task_in
 @pytest.mark.parametrize("task_index", range(4))
 def test_the_new_messages_observation_is_what_each_step_added(task_index):
     env = AgentEnv(spec=ORDER_SPEC, situations=4, seed=3, observation="new_messages")
-    task = env.tasks[task_index]
-    obs, _ = env.reset(options={"task_id": task.task_id})
-    policy = oracle_agent(env.spec_)
-    policy.start(task)
-    joined, done = list(obs), False
-    while not done:
-        obs, _, terminated, truncated, info = env.step(policy(env.transcript()))
-        assert obs == info["new_messages"] and env.observation_space.contains(obs)
-        joined += obs
-        done = terminated or truncated
-    assert joined == env.episode.messages == env.transcript()
+    seen = _play(env, task_index)
+    assert all(env.observation_space.contains(obs) for obs in seen)
+    assert [m for obs in seen for m in obs] == env.episode.messages == env.transcript()
 
 
 def test_a_new_messages_step_observation_does_not_grow_with_the_episode():
