@@ -14,26 +14,12 @@ import contextlib
 import os
 import shutil
 import uuid
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterator
 from pathlib import Path
 from typing import BinaryIO
 
 VERSIONS = "versions"
 TMP = "tmp"
-
-
-def write_version(root: Path, version_id: str, files: Iterable[tuple[str, bytes]]) -> Path:
-    """Write ``files`` (name, bytes) as ``root/versions/<version_id>/`` and return that path; a
-    version already there is kept (its id is its content's hash, so it holds the same bytes)."""
-    tmp = stage(root)
-    try:
-        for name, data in files:
-            with synced(tmp / name) as fh:
-                fh.write(data)
-    except BaseException:
-        shutil.rmtree(tmp, ignore_errors=True)
-        raise
-    return publish(root, tmp, version_id)
 
 
 def stage(root: Path) -> Path:

@@ -26,14 +26,15 @@ AXES = {"by_fault_kind": "fault_kind", "by_world_state": "world_state", "by_tool
 
 
 def profile_rows(rows: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
-    """Counts and reward numbers over ``rows``, overall and by fault kind, world state, tool."""
-    profile = Profile()
+    """Counts and reward numbers over ``rows``, overall and by fault kind, world state, tool;
+    ``rows`` is read once, one row at a time (an iterator of any length will do)."""
+    profile = _Profile()
     for row in rows:
         profile.add(row)
     return profile.result()
 
 
-class Profile:
+class _Profile:
     """:func:`profile_rows` one row at a time: what it keeps is a reward per row, not the rows
     (a push streams a run of any length through it)."""
 

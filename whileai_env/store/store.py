@@ -34,7 +34,7 @@ from whileai_env.export.gate import publish_gate
 from whileai_env.store.card import CARD_FILE, ROWS_FILE, render_card
 from whileai_env.store.files import VERSIONS, publish, stage, sweep, synced
 from whileai_env.store.manifest import Manifest
-from whileai_env.store.profile import Profile
+from whileai_env.store.profile import profile_rows
 from whileai_env.store.root import store_root
 
 MANIFEST = "manifest.sqlite"
@@ -168,14 +168,17 @@ def _write_rows(
     """Write ``rows`` to ``path`` through the package's row serializer, one line at a time; the
     sha256 of ``prefix`` and the bytes written, and the rows' profile."""
     digest = hashlib.sha256(prefix.encode())
-    profile = Profile()
     with synced(path) as fh:
-        for row in rows:
-            line = clean_str(dumps_row(row) + "\n")[0].encode("utf-8")
-            digest.update(line)
-            fh.write(line)
-            profile.add(row)
-    return digest.hexdigest(), profile.result()
+
+        def written() -> Iterator[Mapping[str, Any]]:
+            for row in rows:
+                line = clean_str(dumps_row(row) + "\n")[0].encode("utf-8")
+                digest.update(line)
+                fh.write(line)
+                yield row
+
+        profile = profile_rows(written())  # it reads each row once, as the file is written
+    return digest.hexdigest(), profile
 
 
 def _summary(entry: Mapping[str, Any]) -> dict[str, Any]:
