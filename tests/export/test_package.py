@@ -99,6 +99,36 @@ def test_graded_rows_are_kept_by_the_band(spec, tmp_path):
     assert report["gate"]["always_solved"] == 3 and report["train"] == 3
 
 
+def test_rows_are_read_once_and_only_their_tasks_and_rewards_kept(spec, tmp_path):
+    """A generator of rows with long transcripts exports as the list of them does, holding
+    each task's columns once and each rollout's reward, not the rows."""
+    import tracemalloc
+
+    tasks = wenv.draw_tasks(spec, 40, mode="rl", seed=1)
+
+    def rows():
+        for i in range(2000):
+            task = tasks[i % len(tasks)]
+            messages = [{"role": "assistant", "content": f"{i} " + "x" * 20_000}]
+            yield {**task.public_dict(), "reward": float(i % 3 == 0), "messages": messages}
+
+    tracemalloc.start()
+    try:
+        streamed = wenv.export_environment(rows(), tmp_path / "a", spec=spec, holdout=0.2)
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    listed = wenv.export_environment(list(rows()), tmp_path / "b", spec=spec, holdout=0.2)
+    assert {k: v for k, v in streamed.items() if k != "path"} == {
+        k: v for k, v in listed.items() if k != "path"
+    }
+    module = streamed["name"]
+    for side in ("train", "holdout"):
+        data = f"{module}/data/{side}.jsonl"
+        assert (tmp_path / "a" / data).read_bytes() == (tmp_path / "b" / data).read_bytes()
+    assert peak < 15 * 2**20  # the rows themselves are 40 MB
+
+
 def test_a_non_empty_directory_is_refused(spec, tmp_path):
     (tmp_path / "keep.txt").write_text("x")
     with pytest.raises(FileExistsError):

@@ -62,14 +62,14 @@ def export_cmd(
 ) -> None:
     """Write SOURCE's tasks as a verifiers package in OUTPUT (pip install -e OUTPUT; vf-eval NAME);
     with --share, write the run's --rows (played on the spec SOURCE) fit to publish instead."""
-    from whileai_env.data.jsonl import read_rows
+    from whileai_env.data.jsonl import iter_rows
     from whileai_env.export.package import export_environment
 
     if share:
         _share(source, rows, output)
         return
     try:
-        data = read_rows(rows) if rows else source
+        data = iter_rows(rows) if rows else source
         report = export_environment(
             data,
             output,

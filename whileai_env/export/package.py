@@ -163,21 +163,38 @@ def export_environment(
 def _sources(
     source: Any, spec: Any, *, n: int, seed: int, mode: str
 ) -> tuple[Spec, list[dict[str, Any]], list[Task]]:
-    """(spec, graded rows for the gate, tasks) from whatever ``source`` is."""
+    """(spec, what the gate reads of each graded row, tasks) from whatever ``source`` is.
+
+    Rows are read once, one at a time, and only what the gate and the tasks need is kept: each
+    rollout's task and reward, and each task's columns once (a 15,000-row run took 596 MB held
+    whole)."""
     if hasattr(source, "trajectories"):
         spec = spec if spec is not None else getattr(source, "spec", None)
-        source = list(source.trajectories)
+        source = source.trajectories
     elif isinstance(source, Spec | str | Path | Mapping):
         drawn_spec = load_spec(source)
         return drawn_spec, [], draw_tasks(drawn_spec, n, mode=mode, seed=seed)
     if spec is None:
         raise ValueError("export_environment needs spec= when given rows or tasks")
     spec = load_spec(spec)
-    items = list(source) if isinstance(source, Iterable) else [source]
-    rows = [dict(item) for item in items if isinstance(item, Mapping)]
-    if any(not isinstance(item, Mapping | Task) for item in items):
-        raise TypeError("export_environment takes a SimulationData, rows, tasks or a spec")
-    return spec, [r for r in rows if task_columns(r)], tasks_from_rows(items, spec)
+    rollouts: list[dict[str, Any]] = []
+    firsts: dict[str, Task | dict[str, Any]] = {}
+    for item in source if isinstance(source, Iterable) else [source]:
+        if isinstance(item, Task):
+            firsts.setdefault(item.task_id, item)
+            continue
+        if not isinstance(item, Mapping):
+            raise TypeError("export_environment takes a SimulationData, rows, tasks or a spec")
+        columns = task_columns(item)
+        if columns:
+            keys = ("task_id", "prompt")
+            rollouts.append({**{k: columns[k] for k in keys if k in columns}, **_reward_of(item)})
+        firsts.setdefault(str(columns.get("task_id")), columns)
+    return spec, rollouts, tasks_from_rows(firsts.values(), spec)
+
+
+def _reward_of(row: Mapping[str, Any]) -> dict[str, Any]:
+    return {"reward": row["reward"]} if "reward" in row else {}
 
 
 def _module_name(name: str) -> str:
