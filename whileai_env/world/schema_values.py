@@ -25,6 +25,7 @@ from dataclasses import replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any, TypeGuard
 
+from whileai_env._util.frozen import FrozenDict
 from whileai_env._util.hashing import canonical_json
 from whileai_env._util.identity import by_identity
 from whileai_env._util.lexicon import singular
@@ -40,6 +41,8 @@ from whileai_env.world.validation import find_placeholder, json_type
 
 _MAX_DEPTH = 10
 _NONE: Any = object()
+# the schema that allows anything, one object: the identity caches below hit for it
+_ANY: Mapping[str, Any] = FrozenDict()
 _JSON_TYPES = ("null", "boolean", "integer", "number", "string", "array", "object")
 _YES_NO_WORDS = (
     ("is",),
@@ -110,6 +113,20 @@ def resolve(schema: Any, root: Mapping[str, Any]) -> Any:
     return schema
 
 
+def _stable(schema: Any, root: Mapping[str, Any]) -> Any:
+    """:func:`resolve`, the same object for the same ``schema`` in the same ``root``: each
+    ``$ref`` resolved once. The caches below key on a schema's identity (its validator, its enum
+    options, its fields), so a fresh copy per draw would miss them all and flood them."""
+    if isinstance(schema, Mapping) and isinstance(schema.get("$ref"), str):
+        return _resolved_ref(schema, root)
+    return schema
+
+
+@by_identity()
+def _resolved_ref(schema: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
+    return resolve(schema, root)
+
+
 def fits(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
     """Whether ``value`` is valid against ``schema`` (its ``$ref``s read in ``root``), every format checked."""
     if schema is True or schema is None or (isinstance(schema, Mapping) and not schema):
@@ -133,13 +150,15 @@ def _validator(schema: Any, root: Mapping[str, Any]) -> Any:
     return strict_validator(full)
 
 
+@by_identity()
 def _merge_all_of(schema: Mapping[str, Any], root: Mapping[str, Any]) -> dict[str, Any]:
     """The parts of an ``allOf`` merged into one schema to draw from (properties and required
     joined, bounds narrowed); the ``allOf`` itself is kept, so a drawn value is still checked
-    against every part (two patterns cannot be merged into one)."""
+    against every part (two patterns cannot be merged into one). Made once per schema, and
+    never edited by a caller."""
     merged: dict[str, Any] = {k: val for k, val in schema.items() if k != "allOf"}
     for part in schema.get("allOf") or []:
-        part = resolve(part, root)
+        part = _stable(part, root)
         if isinstance(part, Mapping) and "allOf" in part:
             part = _merge_all_of(part, root)
         if not isinstance(part, Mapping):
@@ -170,6 +189,33 @@ def _enum_choices(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[A
     return tuple([o for o in valid or options if o is not None] or options)
 
 
+@by_identity()
+def _union_parts(
+    schema: Mapping[str, Any], key: str, root: Mapping[str, Any]
+) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
+    """The branches of ``schema[key]`` (``oneOf``/``anyOf``) resolved, and each merged with the
+    rest of ``schema``: what a union draws from, made once per schema."""
+    # ``allOf`` is already merged into ``schema`` and checked after the draw; kept in the
+    # branches it would be merged again at each level (its parts' own unions with it), without end
+    base = {k: val for k, val in schema.items() if k not in (key, "allOf")}
+    branches = tuple(_stable(b, root) for b in schema[key])
+    merged = tuple({**base, **b} if isinstance(b, Mapping) else base for b in branches)
+    return branches, merged
+
+
+@by_identity()
+def _item_schema(array: Mapping[str, Any], items: Any) -> Any:
+    """``items`` with the array's description where it has none of its own ("Array of origin
+    addresses" describes each item), made once per pair."""
+    if (
+        isinstance(items, Mapping)
+        and "description" not in items
+        and isinstance(array.get("description"), str)
+    ):
+        return {**items, "description": array["description"]}
+    return items
+
+
 class Walker:
     """One draw over one root schema (the tool's whole argument schema, for ``$ref``)."""
 
@@ -178,9 +224,9 @@ class Walker:
 
     def value(self, schema: Any, name: str, scope: Scope, hint: Any = _NONE, depth: int = 0) -> Any:
         """A value valid against ``schema`` for field ``name``, preferring ``hint`` where valid."""
-        schema = resolve(schema, self.root)
+        schema = _stable(schema, self.root)
         if schema is True or schema is None or (isinstance(schema, Mapping) and not schema):
-            return hint if hint is not _NONE else self._string({}, name, scope)
+            return hint if hint is not _NONE else self._string(_ANY, name, scope)
         if not isinstance(schema, Mapping) or depth > _MAX_DEPTH:
             return None if hint is _NONE else hint
         if schema.get("allOf"):
@@ -226,10 +272,7 @@ class Walker:
     def _union(
         self, schema: Mapping[str, Any], key: str, name: str, scope: Scope, hint: Any, depth: int
     ) -> Any:
-        # ``allOf`` is already merged into ``schema`` and checked below; kept in the branches it
-        # would be merged again at each level (its parts' own unions with it), without end.
-        base = {k: val for k, val in schema.items() if k not in (key, "allOf")}
-        branches = [resolve(b, self.root) for b in schema[key]]
+        branches, merged = _union_parts(schema, key, self.root)
         order = sorted(
             range(len(branches)),
             key=lambda i: (
@@ -242,9 +285,7 @@ class Walker:
             order.sort(key=lambda i: not _accepts_type(branches[i], hint))
         last: Any = None
         for i in order:
-            branch = branches[i]
-            merged = {**base, **branch} if isinstance(branch, Mapping) else base
-            last = self.value(merged, name, scope.child("branch", i), hint, depth + 1)
+            last = self.value(merged[i], name, scope.child("branch", i), hint, depth + 1)
             if fits(last, schema, self.root):
                 return last
         return last
@@ -338,7 +379,7 @@ class Walker:
             if matches(pattern, key):
                 return sub
         extra = schema.get("additionalProperties", True)
-        return extra if isinstance(extra, Mapping) else {}
+        return extra if isinstance(extra, Mapping) else _ANY
 
     def _array(
         self, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int
@@ -347,9 +388,9 @@ class Walker:
         high = _int_key(schema, "maxItems", None)
         found_prefix = schema.get("prefixItems")
         prefix: list[Any] = found_prefix if isinstance(found_prefix, list) else []
-        items = schema.get("items", {})
+        items = schema.get("items", _ANY)
         if isinstance(items, list):
-            prefix, items = items, schema.get("additionalItems", {})
+            prefix, items = items, schema.get("additionalItems", _ANY)
         f = _field(name, schema, scope)
         hints = hint if isinstance(hint, list) else None
         if hints is None and string_concept(f) == "command" and _strings_only(items):
@@ -363,16 +404,7 @@ class Walker:
         )
         count = max(low, count if high is None else min(high, count))
         item_name = _item_name(name)
-        items = resolve(items, self.root)
-        if (
-            isinstance(items, Mapping)
-            and "description" not in items
-            and isinstance(schema.get("description"), str)
-        ):
-            items = {
-                **items,
-                "description": schema["description"],
-            }  # "Array of origin addresses" describes each item
+        items = _item_schema(schema, _stable(items, self.root))
         person_items = _looks_like_person(items, self.root) or (
             isinstance(items, Mapping)
             and string_concept(_field(item_name, items, scope)) in _MADE_FIRST
