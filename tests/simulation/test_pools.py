@@ -21,6 +21,8 @@ class Died(Exception):
 class FakeBackend:
     """Plays a chunk at once; the first ``deaths`` sends fail as a dead worker would."""
 
+    start_hint = "check how the workers start"
+
     def __init__(self, deaths: int = 0, replace_fails: bool = False) -> None:
         self.deaths, self.replace_fails = deaths, replace_fails
         self.sent = self.replaced = 0
@@ -70,6 +72,25 @@ def test_a_dead_workers_chunk_is_sent_again_and_rows_keep_their_order():
 def test_a_chunk_whose_worker_keeps_dying_fails_with_worker_error():
     with pytest.raises(WorkerError, match=f"died {RETRIES + 1} times"):
         _play(FakeBackend(deaths=100), n=1)
+
+
+def test_workers_that_die_before_any_chunk_comes_back_say_what_to_check():
+    with pytest.raises(WorkerError, match="no worker has played a chunk yet: check how the"):
+        _play(FakeBackend(deaths=100), n=1)
+
+
+def test_a_worker_that_dies_after_chunks_came_back_gets_no_start_hint():
+    backend = FakeBackend()
+    pool = RemotePool(backend, chunk=1)
+    try:
+        assert pool.submit(_jobs(1)[0]).result(timeout=5)
+        backend.deaths, backend.sent = 100, 0
+        future = pool.submit(_jobs(2)[1])
+        with pytest.raises(WorkerError) as caught:
+            future.result(timeout=5)
+    finally:
+        pool.close()
+    assert "died" in str(caught.value) and "check how" not in str(caught.value)
 
 
 def test_a_backend_that_cannot_replace_a_worker_fails_the_jobs_instead_of_hanging():

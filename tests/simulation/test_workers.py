@@ -148,6 +148,27 @@ def test_an_agent_that_cannot_be_sent_to_a_process_is_refused_in_one_line():
         simulate(closure, spec=SPEC, budget=2, workers=2, quiet=True)
 
 
+UNGUARDED = """
+from whileai_env.simulation import simulate
+simulate("seeded", spec={spec!r}, budget=8, workers=2, quiet=True)
+"""
+
+
+def test_a_script_without_the_main_guard_is_told_to_add_it(tmp_path):
+    script = tmp_path / "run.py"
+    script.write_text(UNGUARDED.format(spec=str(SPEC)))
+    done = subprocess.run(
+        [sys.executable, str(script)], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    # the driver's error, last; before it, each starting worker's, at the script's re-run call
+    last = done.stderr.strip().splitlines()[-1]
+    assert done.returncode != 0
+    assert last.startswith("whileai_env.errors.WorkerError: a worker died"), done.stderr
+    assert "no worker has played a chunk yet: a worker process starts by importing" in last
+    assert 'if __name__ == "__main__":' in last
+    assert "WorkerError: simulate(workers=N) ran inside a starting worker" in done.stderr
+
+
 def test_bad_worker_knobs_are_config_errors():
     with pytest.raises(ConfigError, match="workers must be a positive integer"):
         simulate("seeded", spec=SPEC, budget=2, workers=0)

@@ -31,7 +31,10 @@ WINDOW = 256
 class Backend(Protocol):
     """Where chunks are played: ``send`` returns the chunk's future and a token naming the worker
     it went to; ``died(exc)`` says whether a failure was the worker's death; ``replace(token)``
-    puts a fresh worker in the dead one's place (once, however many chunks it took down)."""
+    puts a fresh worker in the dead one's place (once, however many chunks it took down);
+    ``start_hint``: what to check when workers die before any chunk comes back."""
+
+    start_hint: str
 
     def send(self, chunk: Sequence[Job]) -> tuple[Future, Any]: ...
 
@@ -64,6 +67,8 @@ class InlineBackend:
     """One worker in the driver's own process (``workers=1``): the same chunks, rounds and rows
     as a pool, with no process to start or pickle to pay."""
 
+    start_hint = ""
+
     def __init__(self, setup: WorkerSetup) -> None:
         self.worker = Worker(setup)
 
@@ -89,6 +94,7 @@ class RemotePool:
         self.backend = backend
         self.chunk = max(1, chunk)
         self.restarts = 0
+        self.returned = 0  # chunks that came back played
         self._buffer: list[tuple[Job, Future]] = []
         self._results: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
@@ -136,19 +142,23 @@ class RemotePool:
         exc = future.exception()
         if exc is None:
             _resolve(batch, future.result())
+            self.returned += 1
         elif self.backend.died(exc) and attempt < RETRIES:
             with self._lock:
                 self.backend.replace(token)
                 self.restarts += 1
             self._send(batch, attempt + 1)
         else:
-            failure = (
-                WorkerError(f"a worker died {attempt + 1} times playing a chunk ({exc})")
-                if self.backend.died(exc)
-                else exc
-            )
+            failure = self._death(exc, attempt) if self.backend.died(exc) else exc
             for _, job_future in batch:
                 job_future.set_exception(failure)
+
+    def _death(self, exc: BaseException, attempt: int) -> WorkerError:
+        hint = "" if self.returned else self.backend.start_hint
+        return WorkerError(
+            f"a worker died {attempt + 1} times playing a chunk ({exc})"
+            + (f"; no worker has played a chunk yet: {hint}" if hint else "")
+        )
 
     def close(self) -> None:
         """Stop the dispatcher and the backend's workers."""

@@ -1,6 +1,7 @@
 """``backend="process"``: workers as processes on this machine (the standard library's
 ``concurrent.futures.ProcessPoolExecutor``). Workers start from a ``forkserver`` that has imported
-the package once (``spawn`` where there is none), so a worker never inherits a forked copy of the
+the package and built its value pools once (:mod:`~whileai_env.simulation.worker_preload`;
+``spawn`` where there is no forkserver), so a worker never inherits a forked copy of the
 driver's threads, locks or HTTP clients, and a second pool in the same driver starts in
 milliseconds.
 
@@ -82,14 +83,27 @@ def _context() -> multiprocessing.context.BaseContext:
     if "forkserver" not in multiprocessing.get_all_start_methods():
         return multiprocessing.get_context("spawn")
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload([__name__])
+    context.set_forkserver_preload(["whileai_env.simulation.worker_preload"])
     return context
+
+
+GUARD = (
+    "a worker process starts by importing the script that started the run, so a script that "
+    "calls simulate(workers=N) with backend='process' must do it under "
+    '`if __name__ == "__main__":`'
+)
 
 
 class ProcessBackend:
     """``workers`` spawned processes sharing one queue of chunks."""
 
+    start_hint = GUARD
+
     def __init__(self, setup: WorkerSetup, workers: int) -> None:
+        # multiprocessing's own flag for a process still importing its parent's script: this is
+        # that script's unguarded call, run again inside a worker that is starting
+        if getattr(multiprocessing.current_process(), "_inheriting", False):
+            raise WorkerError(f"simulate(workers=N) ran inside a starting worker: {GUARD}")
         check_picklable(setup)
         self.setup, self.workers = setup, workers
         self._context = _context()

@@ -48,6 +48,8 @@ def _ray() -> Any:
 class RayBackend:
     """``workers`` Ray actors (one per CPU of the cluster when ``None``), each one CPU."""
 
+    start_hint = ""
+
     def __init__(
         self, setup: WorkerSetup, workers: int | None, *, address: str | None = None
     ) -> None:

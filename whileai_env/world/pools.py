@@ -44,6 +44,13 @@ _COUNTRY = {
     "sv_SE": "SE",
     "en_CA": "CA",
 }
+# The providers the pools and personas call (a company's or a street's format can name a
+# person's field, hence person): Faker builds the 26 of its default list otherwise, looking up
+# each one's locale modules, which is half of making a locale's Faker.
+_PROVIDERS = [
+    f"faker.providers.{name}"
+    for name in ("address", "company", "internet", "job", "person", "phone_number")
+]
 _PEOPLE_PER_LOCALE = 40
 _ADDRESSES_PER_LOCALE = 16
 
@@ -93,7 +100,7 @@ def _build() -> Pools:
     phones: list[str] = []
     jobs: list[str] = []
     for locale in LOCALES:
-        fake = Faker(locale)
+        fake = Faker(locale, providers=_PROVIDERS)
         fake.seed_instance(stable_hash("pools", locale) % 2**32)
         for i in range(_PEOPLE_PER_LOCALE):
             first, last = fake.first_name(), fake.last_name()
@@ -176,8 +183,17 @@ def _faker(locale: str) -> object:
 
     found = _FAKERS.get(locale)
     if found is None:
-        found = _FAKERS[locale] = Faker(locale)
+        found = _FAKERS[locale] = Faker(locale, providers=_PROVIDERS)
     return found
+
+
+def warm() -> None:
+    """Build the pools and every locale's Faker now, not on a first value: a process that forks
+    workers (the process backend's forkserver) does it once for all of them."""
+    pools()
+    with _LOCK:
+        for locale in LOCALES:
+            _faker(locale)
 
 
 @lru_cache(maxsize=4096)
