@@ -329,3 +329,16 @@ def test_a_value_weighted_zero_is_never_drawn_and_all_zero_draws_nothing(order_s
     tasks = wenv.draw_tasks(order_spec, 100, weights={"stance": others, "ask": hard_asks})
     assert len(tasks) == 100 and all(t.cell.ask != "vague" for t in tasks)
     assert wenv.draw_tasks(order_spec, 50, weights={"stance": dict.fromkeys(stances, 0)}) == []
+
+
+@pytest.mark.parametrize("axes", [1, 2, 7, 8, 9, 10, 15, 16, 17, 40, 128, 129, 300])
+def test_row_sums_are_numpys_row_sums_bit_for_bit(axes):
+    # the draw's weights add a cell's per-axis novelties a row of the grid at a time; a last-bit
+    # difference from numpy's own sum would move a pick the odd time, so the draw would change
+    import numpy as np
+
+    from whileai_env.scenarios.draw import _row_sums
+
+    rng = np.random.default_rng(axes)
+    cells = rng.random((2000, axes)) * rng.choice([1e-3, 1.0, 1e3], size=(2000, axes))
+    assert np.array_equal(_row_sums(np.ascontiguousarray(cells.T)), cells.sum(axis=1))

@@ -210,6 +210,35 @@ def _choices(r: Any, population: np.ndarray, weights: np.ndarray, k: int) -> lis
     ]
 
 
+def _row_sums(columns: np.ndarray) -> np.ndarray:
+    """``columns.T.sum(axis=1)``, the same floats, a whole row of ``columns`` added at a time.
+
+    numpy sums each short row of an ``(n, k)`` array in a loop of its own, which on a grid of
+    thousands of cells was most of a draw's weights; adding the ``k`` rows of the ``(k, n)``
+    array as vectors, in the order numpy's pairwise summation adds a row's ``k`` items (one by
+    one below 8, else eight running sums joined as a tree, then the rest), gives each cell's
+    sum bit for bit (``tests/scenarios/test_draw.py`` checks it against numpy) in a third of
+    the time."""
+    k = len(columns)
+    if k < 8:
+        total = np.zeros(columns.shape[1:])
+        for row in columns:
+            total = total + row
+        return total
+    if k > 128:  # numpy splits longer rows in halves; no grid has that many axes
+        return np.ascontiguousarray(columns.T).sum(axis=1)
+    acc = [columns[j].copy() for j in range(8)]
+    i = 8
+    while i < k - k % 8:
+        for j in range(8):
+            acc[j] += columns[i + j]
+        i += 8
+    total = ((acc[0] + acc[1]) + (acc[2] + acc[3])) + ((acc[4] + acc[5]) + (acc[6] + acc[7]))
+    for row in columns[i:]:
+        total = total + row
+    return total
+
+
 class _Drafts:
     """The phrasing-0 draft of each cell's next situation, with its opener's embedding, made
     once: a candidate that loses is met again with the same situation (about half of all
@@ -279,12 +308,16 @@ def _draw(
     drafts = _Drafts(cells, spec, seed, visits)
     # Each pool's coordinates and risks, gathered once: a gather of every cell's coordinates at
     # every draw cost ~4x the rest of the weights on a 3,681-cell grid (the sums are the same).
-    pools = {id(p): (coords[p], risk[p]) for p in (restraint_idx, hard_idx, easy_idx)}
+    # (one row per axis, so a cell's novelty is a sum of whole rows: see _row_sums)
+    pools = {
+        id(p): (np.ascontiguousarray(coords[p].T), risk[p])
+        for p in (restraint_idx, hard_idx, easy_idx)
+    }
     live = np.ones(len(cells))  # 0 once a cell is spent: it has no wording left that is its own
 
     def pool_weights(idx: np.ndarray) -> np.ndarray:
         pool_coords, pool_risk = pools[id(idx)]
-        novelty = (1.0 / (1.0 + value_counts))[pool_coords].sum(axis=1)
+        novelty = _row_sums((1.0 / (1.0 + value_counts))[pool_coords])
         return pool_risk * novelty / (1.0 + visits[idx]) ** 2 * live[idx]
 
     s = 0
