@@ -1,18 +1,22 @@
-"""Pools of realistic values (people, addresses, companies, phones), built once per process.
+"""Pools of realistic values (people, addresses, companies, phones), and one persona per seed.
 
-Faker makes the pools, seeded per locale, the first time a world needs a value; every later
-value is *picked* from a pool by hash, never generated per call. Building takes ~0.1 s and is
-not done at ``import whileai_env`` time. Pinning Faker's version pins the pools.
+The pools are Faker's output for fixed seeds, made once by ``scripts/make_pools.py`` and shipped
+as ``pools.json`` beside this module: loaded the first time a world needs a value (a few
+milliseconds, where making them took about 0.15 s of CPU in every process), the same whatever
+Faker a user has installed. Every value is *picked* from a pool by hash, never generated per
+call. A persona (:func:`persona`: a name, an email, a phone and an address that belong
+together) is made by Faker, seeded for that persona alone; its locale's Faker is built on the
+first persona of that locale.
 """
 
 from __future__ import annotations
 
+import json
 import threading
 import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
-
-from whileai_env._util.hashing import stable_hash
+from pathlib import Path
 
 # Locales whose Faker output depends only on the seed. (it_IT is left out: its city names
 # come from a set, so they change with PYTHONHASHSEED; tests/world/test_determinism.py catches that.)
@@ -30,7 +34,7 @@ LOCALES = (
     "sv_SE",
     "en_CA",
 )
-_COUNTRY = {
+COUNTRY = {
     "en_US": "US",
     "en_GB": "GB",
     "de_DE": "DE",
@@ -47,12 +51,11 @@ _COUNTRY = {
 # The providers the pools and personas call (a company's or a street's format can name a
 # person's field, hence person): Faker builds the 26 of its default list otherwise, looking up
 # each one's locale modules, which is half of making a locale's Faker.
-_PROVIDERS = [
+PROVIDERS = [
     f"faker.providers.{name}"
     for name in ("address", "company", "internet", "job", "person", "phone_number")
 ]
-_PEOPLE_PER_LOCALE = 40
-_ADDRESSES_PER_LOCALE = 16
+POOLS_FILE = Path(__file__).with_name("pools.json")
 
 
 @dataclass(frozen=True)
@@ -83,49 +86,23 @@ _LOCK = threading.Lock()
 _POOLS: list[Pools] = []
 
 
-def _ascii(text: str) -> str:
+def ascii_fold(text: str) -> str:
+    """``text`` as the lowercase ASCII letters and digits of an email's local part."""
     text = text.replace("ł", "l").replace("Ł", "L").replace("ß", "ss").replace("ø", "o")
     folded = unicodedata.normalize("NFKD", text).encode("ascii", "ignore").decode("ascii")
     return "".join(c for c in folded.lower() if c.isalnum())
 
 
-def _build() -> Pools:
-    from faker import Faker
-
-    people: list[Person] = []
-    addresses: list[tuple[str, str, str, str]] = []
-    companies: list[str] = []
-    email_domains: set[str] = set()
-    company_domains: list[str] = []
-    phones: list[str] = []
-    jobs: list[str] = []
-    for locale in LOCALES:
-        fake = Faker(locale, providers=_PROVIDERS)
-        fake.seed_instance(stable_hash("pools", locale) % 2**32)
-        for i in range(_PEOPLE_PER_LOCALE):
-            first, last = fake.first_name(), fake.last_name()
-            local = (
-                f"{_ascii(first)}.{_ascii(last)}" if i % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
-            )
-            if len(local) > 2:
-                people.append(Person(first, last, local))
-        for _ in range(_ADDRESSES_PER_LOCALE):
-            line1 = fake.street_address().replace("\n", ", ")
-            addresses.append((line1, fake.city(), fake.postcode(), _COUNTRY[locale]))
-        companies.extend(fake.company() for _ in range(6))
-        email_domains.update(fake.free_email_domain() for _ in range(6))
-        company_domains.extend(fake.domain_name() for _ in range(4))
-        phones.extend(fake.phone_number() for _ in range(10))
-        if locale.startswith("en"):
-            jobs.extend(fake.job() for _ in range(10))
+def _load() -> Pools:
+    data = json.loads(POOLS_FILE.read_text(encoding="utf-8"))
     return Pools(
-        people=tuple(people),
-        addresses=tuple(addresses),
-        companies=tuple(dict.fromkeys(companies)),
-        email_domains=tuple(sorted(email_domains)),
-        company_domains=tuple(dict.fromkeys(company_domains)),
-        phones=tuple(phones),
-        job_titles=tuple(dict.fromkeys(jobs)),
+        people=tuple(Person(*person) for person in data["people"]),
+        addresses=tuple(tuple(address) for address in data["addresses"]),
+        companies=tuple(data["companies"]),
+        email_domains=tuple(data["email_domains"]),
+        company_domains=tuple(data["company_domains"]),
+        phones=tuple(data["phones"]),
+        job_titles=tuple(data["job_titles"]),
     )
 
 
@@ -134,7 +111,7 @@ def pools() -> Pools:
     if not _POOLS:
         with _LOCK:
             if not _POOLS:
-                _POOLS.append(_build())
+                _POOLS.append(_load())
     return _POOLS[0]
 
 
@@ -183,7 +160,7 @@ def _faker(locale: str) -> object:
 
     found = _FAKERS.get(locale)
     if found is None:
-        found = _FAKERS[locale] = Faker(locale, providers=_PROVIDERS)
+        found = _FAKERS[locale] = Faker(locale, providers=PROVIDERS)
     return found
 
 
@@ -201,7 +178,7 @@ def persona(seed: int) -> Persona:
     """The persona of ``seed`` (a stable hash): Faker seeded for this persona alone, under a
     lock (a Faker instance holds its RNG), never the global ``random``."""
     locale = LOCALES[seed % len(LOCALES)]
-    country = _COUNTRY[locale]
+    country = COUNTRY[locale]
     with _LOCK:
         fake = _faker(locale)
         fake.seed_instance(seed % 2**32)  # type: ignore[attr-defined]
@@ -214,12 +191,16 @@ def persona(seed: int) -> Persona:
         domain = fake.free_email_domain()  # type: ignore[attr-defined]
         count = 10 if country in ("US", "CA", "IN") else 9
         digits = "".join(str(fake.random_digit()) for _ in range(count))  # type: ignore[attr-defined]
-    local = f"{_ascii(first)}.{_ascii(last)}" if seed % 3 else f"{_ascii(first)[:1]}{_ascii(last)}"
+    local = (
+        f"{ascii_fold(first)}.{ascii_fold(last)}"
+        if seed % 3
+        else f"{ascii_fold(first)[:1]}{ascii_fold(last)}"
+    )
     return Persona(
         first=first,
         last=last,
         email=f"{local}@{domain}",
-        username=f"{_ascii(first)[:1]}{_ascii(last)}{(seed >> 16) % 100}",
+        username=f"{ascii_fold(first)[:1]}{ascii_fold(last)}{(seed >> 16) % 100}",
         phone=phone,
         e164=f"+{_CALLING_CODES[country]}{'2' if digits[0] in '01' else ''}{digits[1:] if digits[0] in '01' else digits}",
         street=street,
