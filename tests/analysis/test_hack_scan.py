@@ -3,6 +3,8 @@ pool, and noise."""
 
 from __future__ import annotations
 
+import json
+
 from whileai_env._util.hashing import rng
 from whileai_env.analysis.hack_scan import format_hack_scan, hack_scan
 
@@ -138,7 +140,28 @@ def test_rows_cut_to_their_replies_give_the_same_features_and_scan():
         "seeded", spec="configs/specs/airline.yaml", budget=60, quiet=True, grader=task_checklist
     )
     rows = list(run.rows)
-    slim = [keep_replies(row) for row in rows]
+    shared: dict = {}
+    slim = [keep_replies(row, shared) for row in rows]
     assert sum(len(str(r)) for r in slim) < sum(len(str(r)) for r in rows)
     assert row_features(slim) == row_features(rows)
     assert format_hack_scan(hack_scan(slim)) == format_hack_scan(hack_scan(rows))
+    # the values rows repeat are held once: equal to each row's own, and one object for all
+    assert [r["tools"] for r in slim] == [r["tools"] for r in rows]
+    assert len({id(r["tools"]) for r in slim}) == 1
+    assert len({id(r["scenario_dimensions"]) for r in slim}) < len(slim)
+
+
+def test_the_report_page_is_the_same_from_held_rows_as_from_whole_rows(tmp_path):
+    from whileai_env.analysis.features import keep_replies
+    from whileai_env.grading import task_checklist
+    from whileai_env.report import write_report
+    from whileai_env.simulation import simulate
+
+    run = simulate(
+        "seeded", spec="configs/specs/airline.yaml", budget=60, quiet=True, grader=task_checklist
+    )
+    rows = [json.loads(json.dumps(row)) for row in run.rows]  # as read back from a file
+    shared: dict = {}
+    held = [keep_replies(row, shared) for row in rows]
+    whole = write_report(rows, tmp_path / "whole").read_text()
+    assert write_report(held, tmp_path / "held").read_text() == whole

@@ -18,6 +18,7 @@ the tier that finds the shortcut nobody listed. Names carry their family as a pr
 from __future__ import annotations
 
 import itertools
+import json
 import math
 import re
 from collections import Counter
@@ -43,13 +44,35 @@ def reply_text(row: Mapping[str, Any]) -> str:
     return joined or str(row.get("final_text") or "")
 
 
-def keep_replies(row: Mapping[str, Any]) -> dict[str, Any]:
+#: Row fields whose values repeat across a run's rows (the spec's tools, a cell's coordinates, a
+#: judge's settings): rows held together share one copy of each distinct value.
+SHARED_FIELDS = (
+    "tools",
+    "tool_locators",
+    "tool_kinds",
+    "markers",
+    "judge_meta",
+    "fault_plan",
+    "scenario_dimensions",
+)
+
+
+def keep_replies(
+    row: Mapping[str, Any], shared: dict[tuple[str, str], Any] | None = None
+) -> dict[str, Any]:
     """``row`` with its transcript cut to what :func:`reply_text` reads (the assistant's text),
     for holding many rows at once: the transcript is most of a row, and nothing else here reads it.
+    With ``shared`` (one dict for all the rows held), each of :data:`SHARED_FIELDS` is the one
+    copy of its value that earlier rows had: on a graded run that is a third of what a held row
+    takes. The shared values are read, never edited.
 
     >>> keep_replies({"messages": [{"role": "user", "content": "hi"},
     ...     {"role": "assistant", "content": "Hello."}], "reward": 1.0})
     {'messages': [{'role': 'assistant', 'content': 'Hello.'}], 'reward': 1.0}
+    >>> shared = {}
+    >>> a, b = (keep_replies({"tools": [{"name": "get_order"}]}, shared) for _ in range(2))
+    >>> a["tools"] is b["tools"]
+    True
     """
     out = dict(row)
     if isinstance(row.get("messages"), list):
@@ -58,6 +81,11 @@ def keep_replies(row: Mapping[str, Any]) -> dict[str, Any]:
             for m in row["messages"]
             if isinstance(m, Mapping) and m.get("role") == "assistant" and m.get("content")
         ]
+    if shared is not None:
+        for name in SHARED_FIELDS:
+            value = out.get(name)
+            if isinstance(value, dict | list):
+                out[name] = shared.setdefault((name, json.dumps(value)), value)
     return out
 
 

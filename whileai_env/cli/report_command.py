@@ -44,8 +44,11 @@ def report_cmd(
     from whileai_env.data.jsonl import iter_rows
     from whileai_env.report import summary_table, write_report
 
-    graded = [keep_replies(row) for row in iter_rows(rows)]
-    earlier = [keep_replies(row) for row in iter_rows(before)] if before is not None else None
+    shared: dict = {}  # one copy of each value the rows repeat (see keep_replies)
+    graded = [keep_replies(row, shared) for row in iter_rows(rows)]
+    earlier = (
+        [keep_replies(row, shared) for row in iter_rows(before)] if before is not None else None
+    )
     page = write_report(
         graded, output, before=earlier, threshold=threshold, endorsed=endorsed, title=title
     )
