@@ -192,15 +192,18 @@ def _enum_choices(schema: Mapping[str, Any], root: Mapping[str, Any]) -> tuple[A
 @by_identity()
 def _union_parts(
     schema: Mapping[str, Any], key: str, root: Mapping[str, Any]
-) -> tuple[tuple[Any, ...], tuple[Any, ...]]:
-    """The branches of ``schema[key]`` (``oneOf``/``anyOf``) resolved, and each merged with the
-    rest of ``schema``: what a union draws from, made once per schema."""
+) -> tuple[tuple[Any, ...], tuple[Any, ...], tuple[tuple[bool, bool], ...], frozenset]:
+    """The branches of ``schema[key]`` (``oneOf``/``anyOf``) resolved, each merged with the rest
+    of ``schema``, each branch's rank (null last, then a bare type) and the ranks two branches
+    share: what a union draws from, made once per schema."""
     # ``allOf`` is already merged into ``schema`` and checked after the draw; kept in the
     # branches it would be merged again at each level (its parts' own unions with it), without end
     base = {k: val for k, val in schema.items() if k not in (key, "allOf")}
     branches = tuple(_stable(b, root) for b in schema[key])
     merged = tuple({**base, **b} if isinstance(b, Mapping) else base for b in branches)
-    return branches, merged
+    ranks = tuple((_is_null(b), _is_bare(b)) for b in branches)
+    tied = frozenset(r for r in ranks if ranks.count(r) > 1)
+    return branches, merged, ranks, tied
 
 
 @by_identity()
@@ -272,13 +275,14 @@ class Walker:
     def _union(
         self, schema: Mapping[str, Any], key: str, name: str, scope: Scope, hint: Any, depth: int
     ) -> Any:
-        branches, merged = _union_parts(schema, key, self.root)
+        branches, merged, ranks, tied = _union_parts(schema, key, self.root)
+        # the seeded draw breaks ties only: a branch whose rank no other branch shares (the
+        # ``null`` of an optional field) never needs one, and making it costs an RNG
         order = sorted(
             range(len(branches)),
             key=lambda i: (
-                _is_null(branches[i]),
-                _is_bare(branches[i]),
-                scope.rng("branch", name, i).random(),
+                *ranks[i],
+                scope.rng("branch", name, i).random() if ranks[i] in tied else 0.0,
             ),
         )
         if hint is not _NONE:
