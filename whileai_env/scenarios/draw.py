@@ -204,10 +204,9 @@ def _choices(r: Any, population: np.ndarray, weights: np.ndarray, k: int) -> lis
     does, so the sums are the same floats."""
     cumulative = np.cumsum(weights)
     total = float(cumulative[-1]) + 0.0
-    head = cumulative[: len(population) - 1]
-    return [
-        int(population[np.searchsorted(head, r.random() * total, side="right")]) for _ in range(k)
-    ]
+    points = np.array([r.random() * total for _ in range(k)])
+    found = np.searchsorted(cumulative[: len(population) - 1], points, side="right")
+    return [int(i) for i in population[found]]
 
 
 def _row_sums(columns: np.ndarray) -> np.ndarray:
@@ -237,6 +236,37 @@ def _row_sums(columns: np.ndarray) -> np.ndarray:
     for row in columns[i:]:
         total = total + row
     return total
+
+
+class _Pool:
+    """One pool's cells and what its weights read, held by the pool: a draw's weights read no
+    array of the whole grid (gathering the grid's coordinates, visits and liveness for the pool
+    at every draw was most of the weights' cost on a 3,681-cell grid). ``idx``: the cells'
+    indices in the grid; ``coords``: one row per axis (see :func:`_row_sums`); ``square``:
+    ``(1 + visits) ** 2``, and ``live``: 0 once a cell is spent, both kept in step by
+    :meth:`drawn` and :meth:`spent`."""
+
+    def __init__(self, idx: np.ndarray, coords: np.ndarray, risk: np.ndarray) -> None:
+        self.idx = idx
+        self.coords = np.ascontiguousarray(coords[idx].T)
+        self.risk = risk[idx]
+        self.visits = np.zeros(len(idx))
+        self.square = (1.0 + self.visits) ** 2
+        self.live = np.ones(len(idx))
+
+    def weights(self, value_counts: np.ndarray) -> np.ndarray:
+        """Each cell's weight: risk times novelty, over its squared visits, zero once spent."""
+        novelty = _row_sums((1.0 / (1.0 + value_counts))[self.coords])
+        return self.risk * novelty / self.square * self.live
+
+    def drawn(self, at: int) -> None:
+        """The cell at position ``at`` was drawn once more."""
+        self.visits[at] += 1
+        self.square[at : at + 1] = (1.0 + self.visits[at : at + 1]) ** 2
+
+    def spent(self, at: int) -> None:
+        """The cell at position ``at`` has no wording left that is its own."""
+        self.live[at] = 0.0
 
 
 class _Drafts:
@@ -306,19 +336,12 @@ def _draw(
     # all on the airline example; 0.23 KB by hash)
     owner: dict[int, str] = {}
     drafts = _Drafts(cells, spec, seed, visits)
-    # Each pool's coordinates and risks, gathered once: a gather of every cell's coordinates at
-    # every draw cost ~4x the rest of the weights on a 3,681-cell grid (the sums are the same).
-    # (one row per axis, so a cell's novelty is a sum of whole rows: see _row_sums)
-    pools = {
-        id(p): (np.ascontiguousarray(coords[p].T), risk[p])
-        for p in (restraint_idx, hard_idx, easy_idx)
-    }
-    live = np.ones(len(cells))  # 0 once a cell is spent: it has no wording left that is its own
+    pools = {id(p): _Pool(p, coords, risk) for p in (restraint_idx, hard_idx, easy_idx)}
+    # each cell's pool and place in it
+    where = {int(c): (pool, at) for pool in pools.values() for at, c in enumerate(pool.idx)}
 
     def pool_weights(idx: np.ndarray) -> np.ndarray:
-        pool_coords, pool_risk = pools[id(idx)]
-        novelty = _row_sums((1.0 / (1.0 + value_counts))[pool_coords])
-        return pool_risk * novelty / (1.0 + visits[idx]) ** 2 * live[idx]
+        return pools[id(idx)].weights(value_counts)
 
     s = 0
     while True:
@@ -348,9 +371,11 @@ def _draw(
         draft, vector = drafts.pop(ci)
         first = draft.task(spec, repeats=topo.repeats, fault_rate=rate)
         situation = _worded(first, spec, topo, rate, owner)
+        pool, at = where[ci]
         if situation is None:
-            live[ci] = 0.0  # drawn again at the same ``s``, among the cells still live
+            pool.spent(at)  # drawn again at the same ``s``, among the cells still live
             continue
+        pool.drawn(at)
         visits[ci] += 1
         value_counts[coords[ci]] += 1
         recent[filled % len(recent)] = vector
