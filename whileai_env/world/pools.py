@@ -165,8 +165,8 @@ def _faker(locale: str) -> object:
 
 
 def warm() -> None:
-    """Build the pools and every locale's Faker now, not on a first value: a process that forks
-    workers (the process backend's forkserver) does it once for all of them."""
+    """Load the pools and build every locale's Faker now, not on a first value: a process that
+    forks workers (the process backend's forkserver) does it once for all of them."""
     pools()
     with _LOCK:
         for locale in LOCALES:
