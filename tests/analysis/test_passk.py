@@ -101,6 +101,13 @@ def test_k_below_four_gives_none_with_a_note(k):
     assert "pass^3 n/a" in str(result)
 
 
+def test_one_repeat_each_does_not_print_a_second_pass_at_1():
+    rows = group("A", 1, 1) + group("B", 1, 0) + group("C", 1, 1)
+    text = str(pass_at(rows))
+    assert text.startswith("pass@1 0.67") and text.count("pass@1") == 1
+    assert "pass^k n/a | pass@k n/a" in text and "k=1" in text
+
+
 def test_k_larger_than_every_group_gives_none_with_a_note():
     result = pass_at(ROWS, k=7)
     assert result.pass_at_k is None and result.groups_at_k == 0

@@ -66,7 +66,8 @@ class PassAt:
         head = "pass@1 n/a" if self.pass_at_1 is None else f"pass@1 {self.pass_at_1:.2f}"
         if self.ci95 is not None:
             head += f" [{self.ci95[0]:.2f}, {self.ci95[1]:.2f}]"
-        label = "k" if self.k is None else str(self.k)
+        # at k=1 "pass@1 n/a" would read as the headline's pass@1 withdrawn
+        label = "k" if self.k in (None, 1) else str(self.k)
         parts = [
             head,
             f"pass^{label} {_fmt(self.pass_pow_k)}",
