@@ -368,21 +368,26 @@ def _marker_meta(markers: Sequence[Marker]) -> dict[str, Any]:
     return meta
 
 
+_DROPPED = PRIVILEGED_KEYS | VECTOR_KEYS
+# beside another privileged field, ``reference`` is one too
+_DROPPED_WITH_REFERENCE = _DROPPED | {"reference"}
+
+
 def _drops(mapping: Mapping[str, Any]) -> frozenset[str]:
-    drop = PRIVILEGED_KEYS | VECTOR_KEYS
     if any(k in mapping for k in ("hidden_state", "principle", "rubric")):
-        drop = drop | {"reference"}
-    return drop
+        return _DROPPED_WITH_REFERENCE
+    return _DROPPED
 
 
 _BOM = "\ufeff"
+_LEAVES = frozenset({int, float, bool, type(None)})
 #: What stands in for a JSON-looking text that names a privileged field but cannot be read.
 WITHHELD = "[withheld: unreadable JSON naming a privileged field]"
 
 
 def _names_privileged(text: str) -> bool:
     """Whether ``text`` could spell a dropped key: plainly, or escaped (``hidden\\u005fstate``)."""
-    return "\\" in text or any(k in text for k in PRIVILEGED_KEYS | VECTOR_KEYS)
+    return "\\" in text or any(k in text for k in _DROPPED)
 
 
 def _scrub_text(text: str) -> str:
@@ -406,10 +411,15 @@ def _scrub_text(text: str) -> str:
 def _spells_privileged(body: str) -> bool:
     """Whether unreadable JSON text names a dropped key, once its ``\\uXXXX`` escapes are read."""
     decoded = re.sub(r"\\u([0-9a-fA-F]{4})", lambda m: chr(int(m.group(1), 16)), body)
-    return any(k in decoded for k in PRIVILEGED_KEYS | VECTOR_KEYS)
+    return any(k in decoded for k in _DROPPED)
 
 
 def _scrub(value: Any) -> Any:
+    kind = type(value)  # the plain JSON types first: a row is thousands of them
+    if kind is str:
+        return _scrub_text(value)
+    if kind in _LEAVES:
+        return value
     if isinstance(value, Mapping):
         drop = _drops(value)
         return {k: _scrub(v) for k, v in value.items() if k not in drop}
