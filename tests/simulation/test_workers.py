@@ -169,6 +169,46 @@ def test_a_script_without_the_main_guard_is_told_to_add_it(tmp_path):
     assert "WorkerError: simulate(workers=N) ran inside a starting worker" in done.stderr
 
 
+def _run_python(args: list[str], code: str) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, *args],
+        input=code if args == ["-"] else None,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_a_run_from_standard_input_is_refused_before_any_worker_starts():
+    # a worker imports the starting script; "<stdin>" is no file, so every worker would die
+    done = _run_python(["-"], UNGUARDED.format(spec=str(SPEC)))
+    last = done.stderr.strip().splitlines()[-1]
+    assert last.startswith("whileai_env.errors.WorkerError: workers with backend='process'")
+    assert "(<stdin>) is not a file a worker can import" in last and "backend='ray'" in last
+
+
+def test_an_agent_defined_in_an_interactive_session_is_refused_by_name():
+    code = (
+        "from whileai_env.simulation import simulate\n"
+        "def my_agent(messages):\n"
+        "    return {'role': 'assistant', 'content': 'no'}\n"
+        f"simulate(my_agent, spec={str(SPEC)!r}, budget=4, workers=2, quiet=True)\n"
+    )
+    done = _run_python(["-c", code], "")
+    last = done.stderr.strip().splitlines()[-1]
+    assert "cannot load the agent: my_agent is defined in this interactive session" in last
+
+
+def test_a_named_agent_runs_with_workers_from_an_interactive_session():
+    code = (
+        "from whileai_env.simulation import simulate\n"
+        f"print(len(simulate('seeded', spec={str(SPEC)!r}, budget=6, workers=2, quiet=True).rows))"
+    )
+    done = _run_python(["-c", code], "")
+    assert done.stdout.split() == ["6"], done.stderr
+
+
 def test_bad_worker_knobs_are_config_errors():
     with pytest.raises(ConfigError, match="workers must be a positive integer"):
         simulate("seeded", spec=SPEC, budget=2, workers=0)

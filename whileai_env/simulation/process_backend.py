@@ -16,11 +16,14 @@ ago), not the forkserver's from whenever it started.
 
 from __future__ import annotations
 
+import io
 import multiprocessing
 import os
 import pickle
+import sys
 import threading
 import time
+import types
 from collections.abc import Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
@@ -66,17 +69,48 @@ def _play(chunk: Sequence[Job]) -> list[Played]:
     return _WORKER.play(chunk)
 
 
+class _MainWatch(pickle.Pickler):
+    """A pickler that notes the functions and classes it sends by reference to ``__main__``."""
+
+    def __init__(self) -> None:
+        super().__init__(io.BytesIO(), protocol=pickle.HIGHEST_PROTOCOL)
+        self.from_main: list[str] = []
+
+    def reducer_override(self, obj: Any) -> Any:
+        if isinstance(obj, type | types.FunctionType) and obj.__module__ == "__main__":
+            self.from_main.append(obj.__qualname__)
+        return NotImplemented  # pickled as it would be
+
+
 def check_picklable(setup: WorkerSetup) -> None:
-    """Refuse, in one line, a setup that cannot be sent to another process."""
+    """Refuse, in one line, a setup that cannot be sent to another process, or that a worker
+    could not load: a function or class of an interactive ``__main__`` (a notebook, ``python -``)
+    is pickled by name, and a worker has no such ``__main__`` to find it in."""
+    main_file = getattr(sys.modules.get("__main__"), "__file__", None)
+    if main_file is not None and not os.path.isfile(main_file):
+        raise WorkerError(
+            f"workers with backend='process' start by importing the script that started the run, "
+            f"and this one ({main_file}) is not a file a worker can import: save it to a file "
+            "and run that, or use backend='ray'"
+        )
+    interactive = main_file is None
     for name in ("agent", "grader", "episode_kwargs", "spec"):
+        watch = _MainWatch()
         try:
-            pickle.dumps(getattr(setup, name))
+            watch.dump(getattr(setup, name))
         except Exception as exc:
             raise WorkerError(
                 f"workers with backend='process' need a picklable {name} ({type(exc).__name__}: "
                 f"{exc}); pass the agent by name or as a module-level function, or use "
                 "backend='ray' (cloudpickle sends closures)"
             ) from None
+        if interactive and watch.from_main:
+            raise WorkerError(
+                f"workers with backend='process' cannot load the {name}: "
+                f"{', '.join(dict.fromkeys(watch.from_main))} is defined in this interactive "
+                "session, which a worker process does not have; define it in a module (or a "
+                "script run as a file), pass the agent by name, or use backend='ray'"
+            )
 
 
 def _context() -> multiprocessing.context.BaseContext:
