@@ -200,6 +200,17 @@ def test_an_agent_defined_in_an_interactive_session_is_refused_by_name():
     assert "cannot load the agent: my_agent is defined in this interactive session" in last
 
 
+def test_a_user_hook_defined_in_an_interactive_session_is_refused_by_its_knob():
+    code = (
+        "from whileai_env.simulation import simulate\n"
+        "def my_user(episode, last):\n"
+        "    return None\n"
+        f"simulate('seeded', spec={str(SPEC)!r}, budget=4, workers=2, quiet=True, user=my_user)\n"
+    )
+    last = _run_python(["-c", code], "").stderr.strip().splitlines()[-1]
+    assert "cannot load the user: my_user is defined in this interactive session" in last
+
+
 def test_a_named_agent_runs_with_workers_from_an_interactive_session():
     code = (
         "from whileai_env.simulation import simulate\n"

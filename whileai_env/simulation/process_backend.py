@@ -84,8 +84,8 @@ class _MainWatch(pickle.Pickler):
 
 def check_picklable(setup: WorkerSetup) -> None:
     """Refuse, in one line, a setup that cannot be sent to another process, or that a worker
-    could not load: a function or class of an interactive ``__main__`` (a notebook, ``python -``)
-    is pickled by name, and a worker has no such ``__main__`` to find it in."""
+    could not load: a function or class of an interactive ``__main__`` (a notebook,
+    ``python -c``) is pickled by name, and a worker has no such ``__main__`` to find it in."""
     main_file = getattr(sys.modules.get("__main__"), "__file__", None)
     if main_file is not None and not os.path.isfile(main_file):
         raise WorkerError(
@@ -93,24 +93,29 @@ def check_picklable(setup: WorkerSetup) -> None:
             f"and this one ({main_file}) is not a file a worker can import: save it to a file "
             "and run that, or use backend='ray'"
         )
-    interactive = main_file is None
-    for name in ("agent", "grader", "episode_kwargs", "spec"):
-        watch = _MainWatch()
-        try:
-            watch.dump(getattr(setup, name))
-        except Exception as exc:
-            raise WorkerError(
-                f"workers with backend='process' need a picklable {name} ({type(exc).__name__}: "
-                f"{exc}); pass the agent by name or as a module-level function, or use "
-                "backend='ray' (cloudpickle sends closures)"
-            ) from None
-        if interactive and watch.from_main:
-            raise WorkerError(
-                f"workers with backend='process' cannot load the {name}: "
-                f"{', '.join(dict.fromkeys(watch.from_main))} is defined in this interactive "
-                "session, which a worker process does not have; define it in a module (or a "
-                "script run as a file), pass the agent by name, or use backend='ray'"
-            )
+    sent = {"agent": setup.agent, "grader": setup.grader, "spec": setup.spec}
+    sent.update(setup.episode_kwargs)  # user=, execute= and the episode's numbers
+    for name, value in sent.items():
+        _check_one(name, value, interactive=main_file is None)
+
+
+def _check_one(name: str, value: Any, *, interactive: bool) -> None:
+    watch = _MainWatch()
+    try:
+        watch.dump(value)
+    except Exception as exc:
+        raise WorkerError(
+            f"workers with backend='process' need a picklable {name} ({type(exc).__name__}: "
+            f"{exc}); pass the agent by name or as a module-level function, or use "
+            "backend='ray' (cloudpickle sends closures)"
+        ) from None
+    if interactive and watch.from_main:
+        raise WorkerError(
+            f"workers with backend='process' cannot load the {name}: "
+            f"{', '.join(dict.fromkeys(watch.from_main))} is defined in this interactive "
+            "session, which a worker process does not have; define it in a module (or a "
+            "script run as a file), pass the agent by name, or use backend='ray'"
+        )
 
 
 def _context() -> multiprocessing.context.BaseContext:
