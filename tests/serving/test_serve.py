@@ -113,6 +113,8 @@ def test_a_conversation_of_no_known_task_is_a_404(spec):
             {"model": "m", "messages": [{"role": "user", "content": "an unknown opener"}]},
         )
     assert caught.value.code == 404
+    # the request's fault, typed as OpenAI types a 4xx (a client does not retry it)
+    assert json.loads(caught.value.read())["error"]["type"] == "invalid_request_error"
 
 
 def test_served_tasks_are_the_draw_load_environment_makes(spec):

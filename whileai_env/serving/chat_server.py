@@ -116,10 +116,14 @@ class ChatServer:
             reply = dict(self.script(copy.deepcopy(request)))
         except Exception as exc:
             return 500, _error(f"the script raised {type(exc).__name__}: {exc}", "server_error")
-        if "status" in reply:
-            return int(reply["status"]), _error(
-                str(reply.get("error", "scripted error")), "server_error"
+        if (
+            "status" in reply
+        ):  # a scripted failure: a 4xx is the request's fault, as OpenAI types it
+            status = int(reply["status"])
+            kind = (
+                "invalid_request_error" if 400 <= status < 500 and status != 429 else "server_error"
             )
+            return status, _error(str(reply.get("error", "scripted error")), kind)
         return 200, _chat_completion(reply, request, number, self.model)
 
 
