@@ -393,3 +393,29 @@ def test_questions_are_read_by_their_frame(verb, noun, frame):
     assert [(a.kind, a.subject) for a in read_asks(f"Which {noun} do you mean?")] == [
         ("which", noun)
     ]
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["Which repository?", "Hello, which repository?", "Hi there, which repo do you mean?"],
+)
+def test_a_field_written_short_is_given_when_asked_in_full_after_a_greeting(question):
+    # mcp-git's tools take ``repo_path``; an agent greets and asks for "the repository"
+    spec = wenv.load_spec(Path(__file__).resolve().parents[1] / "corpus" / "mcp-git.json")
+    task = next(t for t in wenv.draw_tasks(spec, 80, seed=2) if "repo_path" in t.world.entities)
+    user = SimulatedUser(task, spec=spec)
+    messages = [
+        {"role": "user", "content": task.opener},
+        {"role": "assistant", "content": question},
+    ]
+    assert str(task.world.entities["repo_path"]) in (user.reply(messages) or "")
+
+
+def test_a_greeting_before_a_question_does_not_hide_it_and_a_word_starting_hi_is_kept():
+    assert [(a.kind, a.subject) for a in read_asks("Hello, which repository?")] == [
+        ("which", "repository")
+    ]
+    assert [(a.kind, a.subject) for a in read_asks("Good morning! Which order is it?")] == [
+        ("which", "order")
+    ]
+    assert [a.kind for a in read_asks("History of the repo?")] == ["check"]

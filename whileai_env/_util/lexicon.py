@@ -731,6 +731,36 @@ MASS_NOUNS = frozenset(
 UNCOUNTED = SINGULAR_IN_S | MASS_NOUNS
 
 
+#: The short form a word is often written in, for matching a question's words to a field's
+#: (an agent asks "which repository?" of ``repo_path``): both sides are read in the short form.
+SHORT_FORMS = {
+    "repository": "repo",
+    "directory": "dir",
+    "organization": "org",
+    "organisation": "org",
+    "configuration": "config",
+    "environment": "env",
+    "database": "db",
+    "information": "info",
+    "application": "app",
+    "identifier": "id",
+    "message": "msg",
+    "description": "desc",
+    "quantity": "qty",
+    "address": "addr",
+    "amount": "amt",
+    "reference": "ref",
+    "document": "doc",
+    "package": "pkg",
+    "parameter": "param",
+}
+
+
+def short_form(word: str) -> str:
+    """``word`` in its :data:`SHORT_FORMS` short form (``repository`` → ``repo``), else itself."""
+    return SHORT_FORMS.get(word, word)
+
+
 def singular(word: str) -> str:
     """``orders`` → ``order``, ``policies`` → ``policy``; leaves ``status`` and ``funds`` alone.
 

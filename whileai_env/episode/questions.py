@@ -25,7 +25,8 @@ _CLAUSES = re.compile(
 _LEAD = re.compile(
     r"^(?:[-*•]\s*|\d+[.)]\s*|(?:(?:before|so that|so) (?:i|we)\b[^:,?]*(?=[:,])|in order to [^:,?]*(?=[:,])"
     r"|just to (?:confirm|be sure|check)|to confirm|one more thing|ok(?:ay)?|great|thanks|thank you|sure|alright|so"
-    r"|also|and|now|first|lastly)\b[,:;.!]?\s*)+",
+    r"|also|and|now|first|lastly|hello|hi there|hey there|hi|hey|good (?:morning|afternoon|evening)"
+    r"|of course|certainly|absolutely|no problem)\b[,:;.!]?\s*)+",
     re.IGNORECASE,
 )
 _CLOSING = re.compile(

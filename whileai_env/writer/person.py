@@ -17,7 +17,7 @@ from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.hashing import rng
-from whileai_env._util.lexicon import name_tokens, singular
+from whileai_env._util.lexicon import name_tokens, short_form, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.writer.action import build_action
 from whileai_env.writer.spoken import spoken_id, spoken_value
@@ -51,9 +51,10 @@ class Fact:
 
 @lru_cache(maxsize=4096)
 def _words(text: str) -> tuple[str, ...]:
-    """The singular words of a label or question subject (kept: every follow-up of every
-    episode compares the same few labels again)."""
-    return tuple(singular(w) for w in name_tokens(text.replace("#", " number ")))
+    """The singular words of a label or question subject, each in its short form (a question's
+    "repository" is a field's ``repo``; kept: every follow-up of every episode compares the same
+    few labels again)."""
+    return tuple(short_form(singular(w)) for w in name_tokens(text.replace("#", " number ")))
 
 
 @lru_cache(maxsize=4096)
