@@ -80,6 +80,8 @@ def main() -> None:
     parser.add_argument("--against", default="HEAD~1")
     parser.add_argument("--python", default=sys.executable, help="whose dependencies to import")
     args = parser.parse_args()
+    if not (os.path.isfile(args.python) and os.access(args.python, os.X_OK)):
+        parser.error(f"--python {args.python}: not an executable file")
     spec = args.spec.resolve()
     with worktree(args.against) as old_root:
         old = start_up(old_root, spec, args.runs, args.python)

@@ -116,9 +116,8 @@ class ChatServer:
             reply = dict(self.script(copy.deepcopy(request)))
         except Exception as exc:
             return 500, _error(f"the script raised {type(exc).__name__}: {exc}", "server_error")
-        if (
-            "status" in reply
-        ):  # a scripted failure: a 4xx is the request's fault, as OpenAI types it
+        # a scripted failure: a 4xx (429 aside) is the request's fault, as OpenAI types it
+        if "status" in reply:
             status = int(reply["status"])
             kind = (
                 "invalid_request_error" if 400 <= status < 500 and status != 429 else "server_error"
