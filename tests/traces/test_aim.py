@@ -11,6 +11,8 @@ from whileai_env.simulation.run import simulate
 from whileai_env.spec.load import load_spec
 from whileai_env.traces.aim import aim_run, dimensions_from_traces, focus_cells
 
+from .watched import traces_watched
+
 #: Foreign specs of different sizes (1, 2, 8, 18 tools), none written by this team.
 SPECS = ("mcp-postgres", "exa-mcp", "mcp-slack", "bfcl-travel-booking")
 
@@ -130,3 +132,14 @@ def test_tools_the_spec_does_not_declare_are_reported_not_aimed():
     aim = aim_run(_timeout_traces("no_such_tool"), spec)
     assert aim.unknown_tools == ["no_such_tool"]
     assert aim.aimed["tool"] == {} and focus_cells(aim.aimed) == []
+
+
+def test_the_aim_reads_traces_one_at_a_time_keeping_only_their_prompts():
+    spec = _spec("mcp-postgres")
+    tool = spec.tool_names[0]
+    alive: list[int] = []
+    aim = aim_run(traces_watched(40, tool, alive), spec)
+    assert max(alive) <= 1  # the trace being read, never the ones before it
+    again = aim_run(list(traces_watched(40, tool, [])), spec)
+    assert aim.fingerprint() == again.fingerprint() and aim.traces == 40
+    assert aim.aimed["condition"] == {"timeout": 1.0} and len(aim.leaks.texts) == 40

@@ -2,8 +2,15 @@
 
 from __future__ import annotations
 
+import json
+
+import pytest
+
+from whileai_env.errors import TraceError
 from whileai_env.traces.load import load_traces
 from whileai_env.traces.report import format_trace_report, trace_report
+
+from .watched import traces_watched
 
 TOOLS = [{"name": "get_order"}, {"name": "cancel_order"}]
 TRACES = [
@@ -64,11 +71,29 @@ def test_a_loaded_spec_keeps_its_kind_overrides(monkeypatch):
 
     spec = wenv.load_spec(tools=TOOLS, kinds={"get_order": "update"})
     seen = []
-    real = report_module.emphasis
-    monkeypatch.setattr(report_module, "emphasis", lambda rows, s: seen.append(s) or real(rows, s))
+    real = report_module.emphasis_of
+    monkeypatch.setattr(
+        report_module, "emphasis_of", lambda mined, s: seen.append(s) or real(mined, s)
+    )
     report = trace_report(TRACES, spec=spec)
     assert seen[0].tool("get_order").kind == "update"
     assert report["tools_source"] == "given" and report["unknown_tools"] == ["zap_everything"]
     reloaded = trace_report(TRACES, tools=spec.openai_tools())
     assert seen[-1].tool("get_order").kind != "update"  # what the tools alone say
     assert reloaded["traces"] == report["traces"]
+
+
+def test_the_report_reads_traces_one_at_a_time_holding_none():
+    alive: list[int] = []
+    report = trace_report(traces_watched(60, "get_order", alive), tools=TOOLS)
+    assert report["traces"] == 60 and report["emphasis"]["condition"] == ["timeout"]
+    assert max(alive) <= 1  # the trace being counted, never the ones before it
+
+
+def test_a_jsonl_file_is_streamed_and_a_bad_line_still_named(tmp_path):
+    path = tmp_path / "traces.jsonl"
+    path.write_text("\n".join(json.dumps(t) for t in TRACES) + "\n{not json\n")
+    with pytest.raises(TraceError, match=r"traces\.jsonl:6: not a JSON line"):
+        trace_report(str(path), tools=TOOLS)
+    path.write_text("\n".join(json.dumps(t) for t in TRACES) + "\n")
+    assert trace_report(str(path), tools=TOOLS) == trace_report(TRACES, tools=TOOLS)

@@ -32,9 +32,9 @@ from whileai_env.scenarios.covering import pairwise
 from whileai_env.scenarios.grid import Cell, Grid, build_grid
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
-from whileai_env.traces.leakage import THRESHOLD, LeakIndex
-from whileai_env.traces.load import load_traces
-from whileai_env.traces.mining import AIMED_AXES, mine_traces, steps_of
+from whileai_env.traces.leakage import THRESHOLD, LeakIndex, prompt_of
+from whileai_env.traces.load import TraceStream
+from whileai_env.traces.mining import AIMED_AXES, TraceCounts, mine_traces, steps_of
 
 #: How far an aimed value's weight rises when every flaw row got it wrong.
 FOCUS = 4.0
@@ -42,13 +42,18 @@ _CLEAN = {"condition": "success", "world_state": "exists"}
 
 
 def emphasis(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Iterable[Mapping[str, Any]],
     spec: Spec,
     fault_to_axis: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, dict[str, float]]:
     """Per axis, the grid values the traces got wrong and their share of the flaw rows (values
     the spec's grid does not have, such as a tool it does not declare, are left out)."""
-    mined = mine_traces(rows, fault_to_axis)
+    return emphasis_of(mine_traces(rows, fault_to_axis), spec)
+
+
+def emphasis_of(mined: Mapping[str, Any], spec: Spec) -> dict[str, dict[str, float]]:
+    """:func:`emphasis` from counts already mined (:func:`~whileai_env.traces.mining.mine_traces`
+    or a :class:`~whileai_env.traces.mining.TraceCounts` result)."""
     axes = build_grid(spec).axes
     flaws = max(1, mined["flaws"])
     return {
@@ -121,7 +126,15 @@ def focus_cells(aimed: Mapping[str, Mapping[str, float]]) -> list[Cell]:
 
 def touched_tools(rows: Iterable[Mapping[str, Any]], spec: Spec) -> set[str]:
     """The spec's tools the traces call, plus the tool axis's specials."""
-    called = {str(s.get("tool")) for row in rows for s in steps_of(row)}
+    return _touched(called_tools(rows), spec)
+
+
+def called_tools(rows: Iterable[Mapping[str, Any]]) -> set[str]:
+    """The names of the tools the traces call."""
+    return {str(s.get("tool")) for row in rows for s in steps_of(row)}
+
+
+def _touched(called: set[str], spec: Spec) -> set[str]:
     return (called & set(spec.tool_names)) | set(ax.RESERVED_TOOL_VALUES)
 
 
@@ -178,20 +191,23 @@ def aim_run(
 ) -> TraceAim:
     """The :class:`TraceAim` of ``traces`` (rows or a JSONL path) on ``spec``'s grid."""
     spec = load_spec(spec)
-    rows = load_traces(traces)
+    counts, prompts, called = TraceCounts(fault_to_axis), [], set()
+    for row in TraceStream(traces):  # one pass, keeping each trace's prompt and no more
+        counts.add(row)
+        prompts.append(prompt_of(row))
+        called |= called_tools([row])
     grid = build_grid(spec)
-    aimed = emphasis(rows, spec, fault_to_axis)
+    aimed = emphasis_of(counts.result(), spec)
     cells = [*grid.cells, *focus_cells(aimed)]
     if not broaden:
-        kept = touched_tools(rows, spec)
+        kept = _touched(called, spec)
         cells = [c for c in cells if c.tool in kept]
     grid = Grid(spec=spec, cells=tuple({c.scenario_id: c for c in cells}.values()))
-    called = {str(s.get("tool")) for row in rows for s in steps_of(row)}
     return TraceAim(
         grid=grid,
         weights=draw_weights(aimed),
         aimed=aimed,
-        leaks=LeakIndex(rows, threshold=threshold),
-        traces=len(rows),
+        leaks=LeakIndex(prompts, threshold=threshold),
+        traces=counts.rows,
         unknown_tools=sorted(called - set(spec.tool_names) - {""}),
     )

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import os
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from typing import Any
 
 from whileai_env.errors import TraceError
@@ -47,6 +47,35 @@ class TraceList(list[dict[str, Any]]):
     dropped: int = 0
 
 
+class TraceStream:
+    """The normalised traces of ``source``, read one at a time, so a report or an aim reads a
+    file of any length without holding its rows; ``dropped`` counts the rows discarded so far.
+
+    >>> stream = TraceStream([{"prompt": "hi"}, {"reward": 1}])
+    >>> [row["prompt"] for row in stream], stream.dropped
+    (['hi'], 1)
+    """
+
+    def __init__(self, source: Any) -> None:
+        self.source = source
+        self.dropped = 0
+        if not isinstance(source, TraceList | TraceStream):
+            _items(source)  # a source of the wrong type fails here, not at the first row
+
+    def __iter__(self) -> Iterator[dict[str, Any]]:
+        if isinstance(self.source, TraceList | TraceStream):  # already normalised
+            yield from self.source
+            self.dropped = self.source.dropped
+            return
+        self.dropped = 0
+        for item in _items(self.source):
+            row = normalise_trace(item) if isinstance(item, Mapping) else None
+            if row is None:
+                self.dropped += 1
+            else:
+                yield row
+
+
 def load_traces(source: Any) -> TraceList:
     """Normalise a JSONL path or an iterable of dicts to trace rows (see the module docstring).
 
@@ -56,13 +85,9 @@ def load_traces(source: Any) -> TraceList:
     """
     if isinstance(source, TraceList):
         return source
-    out = TraceList()
-    for item in _items(source):
-        row = normalise_trace(item) if isinstance(item, Mapping) else None
-        if row is None:
-            out.dropped += 1
-        else:
-            out.append(row)
+    stream = TraceStream(source)
+    out = TraceList(stream)
+    out.dropped = stream.dropped
     return out
 
 

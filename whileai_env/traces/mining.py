@@ -70,40 +70,81 @@ def flaw_rows(rows: Iterable[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return [row for row in rows if is_flaw(row)]
 
 
+class TraceCounts:
+    """The counts behind the aim, added one trace at a time, so a file of any length is read
+    holding none of its rows. ``keep_flaws`` also keeps the flaw rows themselves.
+
+    >>> counts = TraceCounts()
+    >>> counts.add({"prompt": "a", "steps": [{"tool": "get_order", "error": "timeout"}]})
+    >>> counts.result()["aimed"]["condition"], counts.result()["flaw_rows"]
+    ({'timeout': 1}, [])
+    """
+
+    def __init__(
+        self,
+        fault_to_axis: Mapping[str, tuple[str, str]] | None = None,
+        *,
+        keep_flaws: bool = False,
+    ) -> None:
+        self.fault_to_axis = fault_to_axis
+        self.keep_flaws = keep_flaws
+        self.rows = self.graded = self.failed = self.flaws = 0
+        self.tools: Counter[str] = Counter()
+        self.failures: Counter[str] = Counter()
+        self.aimed: dict[str, Counter[str]] = {axis: Counter() for axis in AIMED_AXES}
+        self.flaw_rows: list[Mapping[str, Any]] = []
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        """Count one trace row."""
+        self.rows += 1
+        for step in steps_of(row):
+            self.tools[str(step.get("tool") or "")] += 1
+            failure = step_failure(step, self.fault_to_axis)
+            if failure is not None:
+                self.failures[failure[1]] += 1
+        reward = row.get("reward")
+        self.graded += reward in (0, 1)
+        self.failed += reward == 0
+        found = row_flaws(row, self.fault_to_axis)
+        if found or reward == 0:
+            self.flaws += 1
+            if self.keep_flaws:
+                self.flaw_rows.append(row)
+        for axis, values in found.items():
+            self.aimed[axis].update(values)
+
+    def result(self) -> dict[str, Any]:
+        """What :func:`mine_traces` returns, for the rows added so far."""
+        return {
+            "rows": self.rows,
+            "graded": self.graded,
+            "ungraded": self.rows - self.graded,
+            "failed": self.failed,
+            "flaws": self.flaws,
+            "tools": dict(self.tools.most_common()),
+            "faults": dict(self.failures.most_common()),
+            "aimed": {axis: dict(c.most_common()) for axis, c in self.aimed.items()},
+            "flaw_rows": self.flaw_rows,
+        }
+
+
 def mine_traces(
-    rows: Sequence[Mapping[str, Any]],
+    rows: Iterable[Mapping[str, Any]],
     fault_to_axis: Mapping[str, tuple[str, str]] | None = None,
 ) -> dict[str, Any]:
     """The counts behind the aim: ``rows``, ``graded`` / ``ungraded`` / ``failed`` (0 labels),
     ``flaws``, ``tools`` (calls per tool), ``faults`` (failures by name), and ``aimed``: per axis,
     how many flaw rows got each value wrong. ``flaw_rows`` lists the flaw rows themselves."""
-    tools: Counter[str] = Counter()
-    failures: Counter[str] = Counter()
-    aimed: dict[str, Counter[str]] = {axis: Counter() for axis in AIMED_AXES}
-    flaws = []
+    counts = TraceCounts(fault_to_axis, keep_flaws=True)
     for row in rows:
-        for step in steps_of(row):
-            tools[str(step.get("tool") or "")] += 1
-            failure = step_failure(step, fault_to_axis)
-            if failure is not None:
-                failures[failure[1]] += 1
-        found = row_flaws(row, fault_to_axis)
-        if found or row.get("reward") == 0:
-            flaws.append(row)
-        for axis, values in found.items():
-            aimed[axis].update(values)
-    graded = sum(1 for r in rows if r.get("reward") in (0, 1))
-    return {
-        "rows": len(rows),
-        "graded": graded,
-        "ungraded": len(rows) - graded,
-        "failed": sum(1 for r in rows if r.get("reward") == 0),
-        "flaws": len(flaws),
-        "tools": dict(tools.most_common()),
-        "faults": dict(failures.most_common()),
-        "aimed": {axis: dict(c.most_common()) for axis, c in aimed.items()},
-        "flaw_rows": flaws,
-    }
+        counts.add(row)
+    return counts.result()
+
+
+def opens_with_assistant(row: Mapping[str, Any]) -> bool:
+    """Whether the row's raw ``messages`` open with the assistant (no messages: the user)."""
+    messages = row.get("messages")
+    return isinstance(messages, list) and from_messages(messages).opener == "assistant"
 
 
 def opening_share(rows: Sequence[Mapping[str, Any]]) -> float:
@@ -116,9 +157,4 @@ def opening_share(rows: Sequence[Mapping[str, Any]]) -> float:
     """
     if not rows:
         return 0.0
-    opened = 0
-    for row in rows:
-        messages = row.get("messages")
-        if isinstance(messages, list) and from_messages(messages).opener == "assistant":
-            opened += 1
-    return opened / len(rows)
+    return sum(map(opens_with_assistant, rows)) / len(rows)

@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from whileai_env.errors import TraceError
-from whileai_env.traces.load import load_traces, normalise_trace
+from whileai_env.traces.load import TraceStream, normalise_trace
 from whileai_env.traces.messages import from_messages, text_of
 
 #: Span attributes a 0..1 reward is read from.
@@ -306,9 +306,10 @@ def _reward(spans: list[Span], reward_keys: Sequence[str]) -> float | None:
     return found
 
 
-def load_trace_file(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
-    """Trace rows from a file: OTLP JSON when its first object holds ``resourceSpans``, else
-    trace JSONL (:func:`~whileai_env.traces.load.load_traces`). What the command line reads."""
+def load_trace_file(path: str | os.PathLike[str]) -> Iterable[dict[str, Any]]:
+    """Trace rows from a file: OTLP JSON when its first object holds ``resourceSpans`` (read
+    whole: it is one JSON document), else trace JSONL, streamed a line at a time
+    (:class:`~whileai_env.traces.load.TraceStream`). What the command line reads."""
     try:
         with open(path, encoding="utf-8") as handle:
             head = handle.read(4096)
@@ -316,4 +317,4 @@ def load_trace_file(path: str | os.PathLike[str]) -> list[dict[str, Any]]:
         raise TraceError(f"{path}: cannot read the traces ({exc.strerror or exc})") from None
     if '"resourceSpans"' in head:
         return rows_from_otel(path)
-    return load_traces(path)
+    return TraceStream(path)

@@ -15,10 +15,10 @@ from __future__ import annotations
 from typing import Any
 
 from whileai_env.spec.load import Spec, load_spec
-from whileai_env.traces.aim import FOCUS, emphasis
-from whileai_env.traces.load import load_traces
-from whileai_env.traces.mining import mine_traces, opening_share, steps_of
-from whileai_env.traces.tools import tools_from_traces
+from whileai_env.traces.aim import FOCUS, called_tools, emphasis_of
+from whileai_env.traces.load import TraceStream
+from whileai_env.traces.mining import TraceCounts, opens_with_assistant
+from whileai_env.traces.tools import ToolDraft
 
 
 def trace_report(
@@ -35,18 +35,24 @@ def trace_report(
     :class:`~whileai_env.Spec`, stands for ``tools`` and ``policy`` with everything it was
     loaded with (its per-tool ``kinds`` overrides among them).
     """
-    rows = load_traces(traces)
-    mined = mine_traces(rows)
+    rows = TraceStream(traces)
+    counts, draft, called, opened = TraceCounts(), ToolDraft(), set(), 0
+    for row in rows:  # one pass, holding no row: a file of any length is read in bounded memory
+        counts.add(row)
+        draft.add(row)
+        called |= called_tools([row])
+        opened += opens_with_assistant(row)
+    mined = counts.result()
     if spec is not None:
         tools, policy = spec.openai_tools(), spec.system_prompt
-    surface = tools if tools is not None else tools_from_traces(rows)
+    surface = tools if tools is not None else draft.tools()
     report: dict[str, Any] = {
-        "traces": len(rows),
+        "traces": counts.rows,
         "dropped": rows.dropped,
         **{k: mined[k] for k in ("graded", "ungraded", "failed", "flaws")},
         "tools_called": mined["tools"],
         "failures": mined["faults"],
-        "opening_share": opening_share(rows),
+        "opening_share": opened / counts.rows if counts.rows else 0.0,
         "tools_source": "given" if tools is not None else "drafted from traces",
     }
     if not surface:
@@ -54,12 +60,11 @@ def trace_report(
         return report
     if spec is None:
         spec = load_spec(tools=surface, system_prompt=policy)
-    aimed = emphasis(rows, spec)
-    called = {str(s.get("tool")) for row in rows for s in steps_of(row)} - {""}
+    aimed = emphasis_of(mined, spec)
     report.update(
         emphasis={axis: sorted(v, key=lambda k: (-v[k], k)) for axis, v in aimed.items()},
         aimed=aimed,
-        unknown_tools=sorted(called - set(spec.tool_names)),
+        unknown_tools=sorted(called - set(spec.tool_names) - {""}),
         focus=FOCUS,
     )
     return report

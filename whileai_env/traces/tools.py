@@ -50,32 +50,48 @@ class _Observed:
         return {"type": "object", "properties": properties, "required": required}
 
 
-def tools_from_traces(traces: Any) -> list[dict[str, Any]]:
-    """OpenAI function-calling tool specs, one per tool the traces call, in first-seen order.
-    Argument names are unioned across every call of a tool."""
-    observed: dict[str, _Observed] = {}
-    for row in _rows(traces):
+class ToolDraft:
+    """The tool surface drafted from trace rows added one at a time (what
+    :func:`tools_from_traces` returns, for a file read without holding its rows)."""
+
+    def __init__(self) -> None:
+        self.observed: dict[str, _Observed] = {}
+
+    def add(self, row: Mapping[str, Any]) -> None:
+        """Note the calls of one trace row."""
         for step in steps_of(row):
             name = step.get("tool")
             if not isinstance(name, str) or not name:
                 continue
             arguments = step.get("arguments")
-            observed.setdefault(name, _Observed()).add(
+            self.observed.setdefault(name, _Observed()).add(
                 arguments if isinstance(arguments, Mapping) else {}
             )
-    return [
-        {
-            "type": "function",
-            "function": {
-                "name": name,
-                "description": f"Drafted from {seen.calls} observed call"
-                + ("s" if seen.calls != 1 else "")
-                + " in traces; edit before trusting it.",
-                "parameters": seen.schema(),
-            },
-        }
-        for name, seen in observed.items()
-    ]
+
+    def tools(self) -> list[dict[str, Any]]:
+        """OpenAI function-calling tool specs, one per tool called, in first-seen order."""
+        return [
+            {
+                "type": "function",
+                "function": {
+                    "name": name,
+                    "description": f"Drafted from {seen.calls} observed call"
+                    + ("s" if seen.calls != 1 else "")
+                    + " in traces; edit before trusting it.",
+                    "parameters": seen.schema(),
+                },
+            }
+            for name, seen in self.observed.items()
+        ]
+
+
+def tools_from_traces(traces: Any) -> list[dict[str, Any]]:
+    """OpenAI function-calling tool specs, one per tool the traces call, in first-seen order.
+    Argument names are unioned across every call of a tool."""
+    draft = ToolDraft()
+    for row in _rows(traces):
+        draft.add(row)
+    return draft.tools()
 
 
 def infer_harness(traces: Any) -> dict[str, Any]:
