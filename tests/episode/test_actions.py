@@ -65,6 +65,18 @@ def test_bare_and_fenced_json_calls():
     assert [c.name for c in listed.tool_calls] == ["a", "b"]
 
 
+def test_a_call_of_a_tool_without_arguments_may_give_its_name_alone():
+    for action in ('{"name": "list_calendars"}', {"name": "list-calendars"}, '[{"name": "a.b"}]'):
+        (call,) = parse_action(action).tool_calls
+        assert (
+            call.arguments == {}
+            and call.error is None
+            and call.name in ("list_calendars", "list-calendars", "a.b")
+        )
+    assert parse_action('{"name": "John Smith"}').content == '{"name": "John Smith"}'
+    assert parse_action('{"name": "x", "age": 3}').tool_calls == ()
+
+
 def test_malformed_calls_are_marked_not_raised():
     bad_json = parse_action("<tool_call>{name: get_order}</tool_call>").tool_calls[0]
     assert bad_json.error and "not valid JSON" in bad_json.error

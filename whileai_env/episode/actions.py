@@ -46,6 +46,7 @@ _OPEN, _CLOSE = "<tool_call>", "</tool_call>"
 _BODY = r"(?:[^`]|`(?!``))*?"  # anything up to the next fence, lazily
 _FENCED = re.compile(rf"```(?:json|tool_call|tool)?\s*+(\{{{_BODY}\}}|\[{_BODY}\])\s*+```")
 _PREVIEW = reprlib.Repr()
+_TOOL_NAME = re.compile(r"[A-Za-z_][\w.:-]{0,127}")
 _PREVIEW.maxstring = _PREVIEW.maxother = 120
 
 
@@ -186,11 +187,18 @@ def _call_from_mapping(item: Any, call_id: str) -> ToolCall:
 
 
 def _is_call(value: Any) -> bool:
-    return (
-        isinstance(value, Mapping)
-        and ("name" in value or "function" in value)
+    return isinstance(value, Mapping) and (
+        ("name" in value or "function" in value)
         and ("arguments" in value or "parameters" in value or "function" in value)
+        or _is_bare_call(value)
     )
+
+
+def _is_bare_call(value: Mapping[Any, Any]) -> bool:
+    """``{"name": "list_calendars"}``: a call of a tool that takes no arguments, as models often
+    write one (the name alone, and a name a tool could have, not a sentence)."""
+    name = value.get("name") if len(value) == 1 else None
+    return isinstance(name, str) and _TOOL_NAME.fullmatch(name) is not None
 
 
 def _calls_from_json(value: Any, prefix: str) -> list[ToolCall] | None:
