@@ -337,6 +337,32 @@ def test_vague_ask_not_asked_back():
     assert graded["markers"]["asked_back"] == 0.0
 
 
+def test_a_question_about_something_else_does_not_ask_for_what_is_missing():
+    """Asking for the person's email, again and again, when the order was left out: no question
+    asked for the order, so the question alone earns nothing (a policy that always asks it
+    was paid 1.0 on a user's spec)."""
+    convo = Convo(
+        "I want to cancel my order", tool="cancel_order", ask="vague", withheld=("order_id",)
+    )
+    ask = "Could you please confirm your email address so I can verify your identity?"
+    convo.say(ask).user("It's dana.kim@lumen.co.").say(ask).user("As I said, dana.kim@lumen.co.")
+    fails(convo.row(ask), "asked_back", "did_not_ask")
+
+
+def test_every_withheld_entity_is_asked_for_one_question_or_several():
+    entities = {"order_id": "4412", "customer_email": "dana.kim@lumen.co"}
+    withheld = ("customer_email", "order_id")
+    convo = Convo(
+        "Cancel it", tool="cancel_order", ask="vague", entities=entities, withheld=withheld
+    )
+    fails(convo.row("What is your email?"), "asked_back", "did_not_ask")
+    convo = Convo(
+        "Cancel it", tool="cancel_order", ask="vague", entities=entities, withheld=withheld
+    )
+    convo.say("What is your email?").user("dana.kim@lumen.co")
+    passes(convo.row("Thanks. And what order should I cancel?"), "asked_back")
+
+
 def test_vague_ask_write_before_the_id():
     convo = Convo(
         "I want to cancel my order, email dana.kim@lumen.co",
