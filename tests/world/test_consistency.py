@@ -299,3 +299,64 @@ def test_the_checked_out_branch_is_not_the_branch_the_plan_names():
                 task.world.entities,
                 result,
             )
+
+
+def _calendar() -> wenv.Spec:
+    """Events written with Google Calendar's argument names (``summary`` for the title), read
+    back through a list: the shape a user's calendar spec had when a list contradicted a write."""
+    cal = {"calendar_id": {"type": "string"}}
+    event = {
+        "summary": {"type": "string", "description": "Title of the event"},
+        "location": {"type": "string"},
+        "start": {"type": "string", "format": "date-time"},
+    }
+    return wenv.load_spec(
+        tools=[
+            {
+                "name": "list_events",
+                "description": "List the events of a calendar.",
+                "parameters": {"type": "object", "properties": cal, "required": ["calendar_id"]},
+            },
+            {
+                "name": "create_event",
+                "description": "Create an event in a calendar.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {**cal, **event},
+                    "required": ["calendar_id", "summary", "start"],
+                },
+            },
+            {
+                "name": "update_event",
+                "description": "Update an event of a calendar.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {**cal, "event_id": {"type": "string"}, **event},
+                    "required": ["calendar_id", "event_id"],
+                },
+            },
+        ]
+    )
+
+
+def _listed(world: wenv.World, ident: str) -> dict:
+    items = world.call("list_events", {"calendar_id": "CAL-1"})["items"]
+    return next(i for i in items if ident in i.values())
+
+
+def test_a_list_shows_what_a_create_and_an_update_wrote_under_the_names_they_used():
+    world = wenv.World(_calendar(), seed=5, options={"exists_share": 1.0})
+    made = world.call(
+        "create_event",
+        {"calendar_id": "CAL-1", "summary": "Dentist", "start": "2026-12-21T09:00:00Z"},
+    )
+    ident = next(v for k, v in made.items() if k.endswith("_id") and k != "calendar_id")
+    listed = _listed(world, ident)
+    assert "Dentist" in listed.values() and listed.get("title", "Dentist") == "Dentist"
+    world.call(
+        "update_event",
+        {"calendar_id": "CAL-1", "event_id": ident, "summary": "Renamed", "location": "Room 4"},
+    )
+    listed = _listed(world, ident)
+    assert "Dentist" not in listed.values()
+    assert {"Renamed", "Room 4"} <= set(map(str, listed.values()))

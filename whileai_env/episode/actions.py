@@ -188,8 +188,10 @@ def _call_from_mapping(item: Any, call_id: str) -> ToolCall:
 
 def _is_call(value: Any) -> bool:
     return isinstance(value, Mapping) and (
-        ("name" in value or "function" in value)
-        and ("arguments" in value or "parameters" in value or "function" in value)
+        (
+            ("name" in value or "function" in value)
+            and ("arguments" in value or "parameters" in value or "function" in value)
+        )
         or _is_bare_call(value)
     )
 

@@ -47,6 +47,9 @@ _ABBREVIATIONS: dict[str, tuple[str, ...]] = {
     "msg": ("message",),
     "tel": ("phone",),
     "ssn": ("social", "security"),
+    # not an abbreviation but the same field under another API's name: an event's or an
+    # issue's summary is its title (Google Calendar, Jira, PagerDuty call the title so)
+    "summary": ("title",),
 }
 
 

@@ -646,7 +646,9 @@ def write(call: Call) -> dict[str, Any]:
         changes = _changes(
             rec, call.args, field_name, lambda arg: _status_options(store, ent, rec, arg)
         )
-        changed += _apply(rec, changes, skip | ({field_name} if p.done else set()), add=True)
+        fields = _apply(rec, changes, skip | ({field_name} if p.done else set()), add=True)
+        ent.written = tuple(dict.fromkeys((*ent.written, *fields)))
+        changed += fields
     if "locked" in rec and verb in ("lock", "unlock"):
         rec["locked"] = verb == "lock"
     rec["updated_at"] = now
@@ -665,7 +667,7 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
     r = store.rng_for("create", p.name, str(call.index))
     ident = str(given) if given is not None else str(call.ctx.id_for(noun, r))
     rec = copy_json(store.build(noun, ident))
-    _apply(rec, call.args, set(p.new_ids), add=True)
+    written = _apply(rec, call.args, set(p.new_ids), add=True)
     if call.spec.id_key(noun) in rec:  # the record says the id it was created under
         rec[call.spec.id_key(noun)] = ident
     field_name = status_field(noun)
@@ -677,7 +679,7 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
         )
     now = iso(call.now)
     rec["created_at"] = now
-    store.create(noun, ident, rec)
+    store.create(noun, ident, rec).written = tuple(dict.fromkeys(written))
     id_key = call.spec.id_key(noun)
     echo = call.echo()
     if id_key in echo:

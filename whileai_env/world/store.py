@@ -58,6 +58,7 @@ class Entity:
     shown: bool = False
     source: list[Any] | None = None
     created: bool = False  # made by a create in this episode (a list of its noun shows it)
+    written: tuple[str, ...] = ()  # fields a write set: a list shows them, so reads see writes
 
     def writable(self) -> dict[str, Any]:
         """The record, ready to change at the top level: a record shared with the cache is
@@ -70,6 +71,9 @@ class Entity:
     def summary(self, noun: str) -> dict[str, Any]:
         """What a list shows of this entity (a copy), half-written when ``partial``."""
         shown = summary(self.record, noun)
+        for name in self.written:
+            if name in self.record:
+                shown.setdefault(name, self.record[name])
         if self.state == "partial":
             shown = {k: v for k, v in shown.items() if k not in self.missing_fields}
             shown["incomplete"] = True
