@@ -104,6 +104,34 @@ def test_invented_reference():
     }
 
 
+def test_a_keyword_the_tools_schema_offers_is_grounded_an_example_id_is_not():
+    """``calendarId: 'primary'`` because the schema says "use 'primary' for the main calendar"
+    is grounded in the documentation (a user's calendar spec scored it 0); a copied example id
+    (``ZFA04Y``) is still invented."""
+    schema = {
+        "type": "string",
+        "description": "the order (use 'latest' for the newest; e.g. 'ZFA04Y')",
+    }
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get_order",
+                "parameters": {"type": "object", "properties": {"order_id": schema}},
+            }
+        ]
+    )
+    from whileai_env.episode.engine import _tool_values
+
+    row = Convo().call("get_order", {"order_id": "latest"}).row("Order 4412 is processing.")
+    fails(grade(dict(row)), "grounded_arguments", "invented_reference")
+    assert _tool_values(spec) == {"tool_values": {"get_order": {"order_id": ["latest"]}}}
+    row.update(_tool_values(spec))
+    assert grade(row)["markers"]["grounded_arguments"] == 1.0
+    copied = Convo().call("get_order", {"order_id": "ZFA04Y"}).row("Order 4412 is processing.")
+    copied.update(_tool_values(spec))
+    fails(grade(copied), "grounded_arguments", "invented_reference")
+
+
 def test_reference_from_an_earlier_result_is_grounded():
     row = (
         Convo("Cancel my latest order, my email is dana.kim@lumen.co")

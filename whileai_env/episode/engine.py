@@ -367,6 +367,7 @@ class Episode:
             "tools": list(self.spec.tool_names),
             "tool_locators": _tool_locators(self.spec),
             "tool_kinds": _tool_kinds(self.spec),
+            **_tool_values(self.spec),
             "spec_hash": self.spec.content_hash,
             "turns": self.turns,
             "stop_reason": self.stop_reason,
@@ -429,6 +430,28 @@ def _tool_kinds(spec: Spec) -> dict[str, str]:
 def _tool_locators(spec: Spec) -> dict[str, list[str]]:
     """For each tool, the arguments that name an entity (what a read can look up)."""
     return {name: list(args) for name, args in _locators_of(spec)}
+
+
+def _tool_values(spec: Spec) -> dict[str, Any]:
+    """``{"tool_values": {tool: {locator: values}}}``: the literal values each tool's schema
+    offers for a locator argument (``'primary'`` for a calendar), which the grader counts as
+    grounded; empty (no field) when no tool documents one."""
+    values = _values_of(spec)
+    return {"tool_values": copy_json(values)} if values else {}
+
+
+@functools.lru_cache(maxsize=64)
+def _values_of(spec: Spec) -> dict[str, dict[str, list[str]]]:
+    from whileai_env.spec.arguments import documented_values
+
+    out: dict[str, dict[str, list[str]]] = {}
+    for tool, locators in _locators_of(spec):
+        props = spec.tool(tool).properties
+        found = {n: list(documented_values(props.get(n))) for n in locators}
+        found = {n: v for n, v in found.items() if v}
+        if found:
+            out[tool] = found
+    return out
 
 
 @functools.lru_cache(maxsize=64)

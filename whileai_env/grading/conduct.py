@@ -115,12 +115,13 @@ def _grounded_arguments(t: Trajectory) -> Finding | None:
                 text = scalar_text(item)
                 if text is None or text in verified:
                     continue
-                if not t.seen_before(text, i):
+                documented = t.tool_values.get((step.tool, name), frozenset())
+                if text not in documented and not t.seen_before(text, i):
                     return Finding(
                         "grounded_arguments",
                         "invented_reference",
                         f"step {step.index} passed {step.tool}.{name}={item!r}, which appears in no "
-                        "user turn, system prompt or earlier tool result",
+                        "user turn, system prompt, earlier tool result or the tool's own schema",
                         step_evidence(step.index, step.tool, argument=name, value=item),
                     )
                 verified.add(text)

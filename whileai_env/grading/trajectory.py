@@ -201,6 +201,19 @@ def _tool_locators(value: Any) -> dict[str, frozenset[str]] | None:
     }
 
 
+def _tool_values(value: Any) -> dict[tuple[str, str], frozenset[str]]:
+    """A row's ``tool_values`` as ``{(tool, argument): lowercase values}`` (empty when absent)."""
+    if not isinstance(value, dict):
+        return {}
+    return {
+        (str(tool), str(arg)): frozenset(str(v).lower() for v in values)
+        for tool, args in value.items()
+        if isinstance(args, dict)
+        for arg, values in args.items()
+        if isinstance(values, list)
+    }
+
+
 def declared_locators(tools: Any) -> dict[str, frozenset[str]] | None:
     """Each declared tool's locator arguments, from the schemas of a ``Spec`` or of OpenAI (or
     bare) tool dicts; ``None`` when ``tools`` carries no schema (names, a name→kind map)."""
@@ -270,6 +283,7 @@ class Trajectory:
         "system",
         "system_prompt",
         "tool_locators",
+        "tool_values",
         "user_text",
         "world",
     )
@@ -296,6 +310,9 @@ class Trajectory:
         #: ``COMMENT`` is a choice, not an entity): the row's map, else the declared tools' schemas,
         #: else ``None``.
         self.tool_locators = _tool_locators(get("tool_locators")) or declared_locators(declared)
+        #: Per tool and locator argument, the literal values its schema offers (``'primary'``):
+        #: passing one is grounded in the tool's documentation.
+        self.tool_values = _tool_values(get("tool_values"))
         self._kind_cache: dict[str, str | None] = {}
         read = _read_messages(get("messages") or ())
         system, originals, users, cuts, assistant = (

@@ -9,6 +9,7 @@ all read these rules, so the id a user mentions is the id the world knows.
 from __future__ import annotations
 
 import itertools
+import re
 from collections.abc import Mapping
 from functools import lru_cache
 from typing import Any
@@ -258,3 +259,37 @@ def required_sets(schema: Mapping[str, Any] | None) -> list[tuple[str, ...]]:
         if found not in out:
             out.append(found)
     return sorted(out, key=len)
+
+
+#: A literal a description offers for its field: a quoted word (``use 'primary' for the main
+#: calendar``, ``"me" for yourself``), short and without spaces, so prose in quotes is no value.
+#: A documented value that is a keyword (``primary``, ``me``, ``main``), not an example id
+#: (``ZFA04Y``, ``sara_doe_496``): passing a copied example id is still an invented reference.
+_KEYWORD = re.compile(r"[A-Za-z][A-Za-z_-]{0,39}")
+_QUOTED = re.compile(r"""(?<![\w'"`])['"`]([^\s'"`]{1,40})['"`](?![\w'"`])""")
+
+
+def documented_values(schema: Mapping[str, Any] | None) -> tuple[str, ...]:
+    """The keywords a field's own schema offers: its ``const``, ``default``, ``enum`` and
+    ``examples``, and the quoted words of its description, when they are words (no digits: an
+    example id is no keyword). A value an agent may pass because the tool's documentation told
+    it so, not because anyone in the conversation said it.
+
+    >>> documented_values({"type": "string", "description": "calendar id (use 'primary' for the main one)"})
+    ('primary',)
+    >>> documented_values({"type": "string", "examples": ["me", "ZFA04Y"], "description": "id (say 'self')"})
+    ('me', 'self')
+    """
+    if not isinstance(schema, Mapping):
+        return ()
+    found: list[Any] = [schema.get("const"), schema.get("default")]
+    for key in ("enum", "examples"):
+        if isinstance(schema.get(key), list):
+            found.extend(schema[key])
+    description = schema.get("description")
+    if isinstance(description, str):
+        found.extend(_QUOTED.findall(description))
+    for key in ("oneOf", "anyOf"):
+        for part in schema.get(key) or ():
+            found.extend(documented_values(part))
+    return tuple(dict.fromkeys(v for v in found if type(v) is str and _KEYWORD.fullmatch(v)))
