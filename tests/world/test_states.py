@@ -10,6 +10,45 @@ from whileai_env._util.frozen import thaw
 
 from .conftest import task_in_state
 
+#: A calendar with calendars, their events, and a read of one event (Google Calendar's shape).
+CALENDAR = {
+    "tools": [
+        {
+            "name": "list_calendars",
+            "description": "List the user's calendars.",
+            "parameters": {"type": "object", "properties": {}},
+        },
+        {
+            "name": "list_events",
+            "description": "List the events of a calendar.",
+            "parameters": {
+                "type": "object",
+                "properties": {"calendar_id": {"type": "string"}},
+                "required": ["calendar_id"],
+            },
+        },
+        {
+            "name": "get_event",
+            "description": "Get one event by its id.",
+            "parameters": {
+                "type": "object",
+                "properties": {"event_id": {"type": "string"}},
+                "required": ["event_id"],
+            },
+        },
+        {
+            "name": "delete_event",
+            "description": "Delete an event from a calendar.",
+            "parameters": {
+                "type": "object",
+                "properties": {"calendar_id": {"type": "string"}, "event_id": {"type": "string"}},
+                "required": ["calendar_id", "event_id"],
+            },
+        },
+    ],
+    "system_prompt": "You manage the user's calendar.",
+}
+
 
 @pytest.fixture(scope="module")
 def spec(order_tools_spec: wenv.Spec) -> wenv.Spec:
@@ -149,3 +188,29 @@ def test_every_example_spec_plays_its_plan_in_each_state():
                 assert code in ("rejected", "already_done"), (spec.name, target, state, result)
             counts[state] = counts.get(state, 0) + 1
     assert set(counts) == {"exists", "missing", "already_done", "duplicate", "partial"}
+
+
+def test_a_duplicate_list_by_the_parent_shows_the_tasks_record_and_a_second_under_its_own_id():
+    """Two matches with two ids: the task's own record first, then one a later read of its id
+    finds as listed (a user's calendar listed one id twice, with two different titles, and not
+    the task's own event)."""
+    spec = wenv.load_spec(CALENDAR)
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 400, seed=2, fault_rate=0.0)
+        if t.world.state == "duplicate" and {"calendar_id", "event_id"} <= set(t.world.entities)
+    )
+    world = wenv.World(spec, task)
+    listed = world.call("list_events", {"calendar_id": task.world.entities["calendar_id"]})
+    first, second = listed["items"]
+    assert first["event_id"] == task.world.entities["event_id"] != second["event_id"]
+    again = world.call("get_event", {"event_id": second["event_id"]})
+    assert {k: again[k] for k in second} == second
+
+
+def test_a_list_with_no_filter_shows_the_tasks_own_record():
+    spec = wenv.load_spec(CALENDAR)
+    for task in wenv.draw_tasks(spec, 60, seed=4, fault_rate=0.0):
+        if task.world.state in ("exists", "already_done") and "calendar_id" in task.world.entities:
+            listed = wenv.World(spec, task).call("list_calendars", {})
+            assert task.world.entities["calendar_id"] in [i["calendar_id"] for i in listed["items"]]

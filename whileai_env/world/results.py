@@ -365,21 +365,13 @@ def listing(call: Call) -> dict[str, Any]:
     if subject is not None and subject[0] != id_key:
         link = store.field_for(noun, subject[0])
         filters[link or subject[0]] = call.args[subject[0]]
-    ids = _listed_ids(call, subject, noun)
+    ids = _listed_ids(call, subject, noun, whole=not filters)
     if (
         subject is not None
         and store.plan.values.get(subject[1])
         and store.plan.state == "duplicate"
     ):
-        ent = store.entity(noun, _duplicate_id(call, subject[1], noun))
-        ent.writable().update(filters)
-        ent.twin = {**(ent.twin or store.build(noun, ent.ident, "twin")), **filters}
-        items = [
-            {id_key: i[id_key], **copy_json(summary(i, noun))}
-            for i in (ent.view(id_key), ent.twin_view(id_key))
-        ]
-        store.register(items)
-        return ok(echo, items=items, count=2)
+        return ok(echo, **_two_matches(call, subject[1], noun, filters))
     items = []
     for ident in ids:
         if limit is not None and len(items) >= limit:
@@ -401,13 +393,44 @@ def listing(call: Call) -> dict[str, Any]:
     return ok(echo, items=items, count=len(items))
 
 
+def _two_matches(call: Call, value: str, noun: str, filters: dict[str, Any]) -> dict[str, Any]:
+    """A duplicate world's list by the task's parent: the task's own record (when the task
+    names one of ``noun``) and a second match under an id of its own, which a later read of
+    that id finds. Two ids, so which one to act on is the agent's question, never one id
+    listed twice with two different records."""
+    store = call.store
+    id_key = call.spec.id_key(noun)
+    own = next((v for v, arg in store.plan.values.items() if arg == id_key), None)
+    ent = store.entity(noun, own if own is not None else _duplicate_id(call, value, noun))
+    ent.writable().update(filters)
+    twin_id = str(call.ctx.id_for(noun, store.rng_for("twin", noun, ent.ident)))
+    twin = store.peek(noun, twin_id)
+    if twin is None:
+        record = {**(ent.twin or store.build(noun, ent.ident, "twin")), **filters}
+        twin = store.entity(noun, twin_id)
+        twin.record, twin.owned = {**record, **_own_id(record, id_key, twin_id)}, True
+    items = [{id_key: e.ident, **e.summary(noun)} for e in (ent, twin)]
+    store.register(items)
+    return {"items": items, "count": 2}
+
+
+def _own_id(record: dict[str, Any], id_key: str, ident: str) -> dict[str, Any]:
+    """The record's id field set to ``ident`` when it has one."""
+    return {id_key: ident} if id_key in record else {}
+
+
 def _duplicate_id(call: Call, value: str, noun: str) -> str:
     if call.spec.id_key(noun) in call.args:
         return value
     return str(call.ctx.id_for(noun, call.store.rng_for("dup", noun, value)))
 
 
-def _listed_ids(call: Call, subject: tuple[str, str] | None, noun: str) -> list[str]:
+def _listed_ids(
+    call: Call, subject: tuple[str, str] | None, noun: str, *, whole: bool = False
+) -> list[str]:
+    """The ids a list shows: a parent's own records; else drawn ones, after what the episode
+    created. The task's record of ``noun`` comes first in a list by the task's parent and in a
+    ``whole`` list (no filter: every record of the noun), unless the task says it is missing."""
     store = call.store
     if subject is not None:
         parent = store.entity(call.profile.nouns[subject[0]], subject[1])
@@ -421,14 +444,14 @@ def _listed_ids(call: Call, subject: tuple[str, str] | None, noun: str) -> list[
     drawn = [str(call.ctx.id_for(noun, r)) for _ in range(r.randint(low, high))]
     # what the episode created is listed first; an id drawn twice is one record, listed once
     ids = list(dict.fromkeys([*store.created(noun), *drawn]))
-    if subject is not None:
+    if (subject is not None or whole) and store.plan.state != "missing":
         stated = [
             v
             for v, arg in store.plan.values.items()
             if (locator_noun(arg) or call.profile.noun) == noun
         ]
-        if subject[1] in store.plan.values and store.plan.state != "missing" and stated:
-            ids = stated[:1] + ids[: max(0, len(ids) - 1)]
+        if stated and (subject[1] in store.plan.values if subject is not None else True):
+            ids = stated[:1] + [i for i in ids if i != stated[0]][: max(0, len(ids) - 1)]
     return ids
 
 
