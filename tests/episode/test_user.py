@@ -419,3 +419,32 @@ def test_a_greeting_before_a_question_does_not_hide_it_and_a_word_starting_hi_is
         ("which", "order")
     ]
     assert [a.kind for a in read_asks("History of the repo?")] == ["check"]
+
+
+def test_a_detail_is_given_when_asked_by_what_its_schema_calls_it():
+    """Google Calendar's ``summary`` is described "Title of the event": asked for the title,
+    the person gives it (a user's calendar spec got "No idea, can you check?")."""
+    event = {
+        "calendar_id": {"type": "string"},
+        "summary": {"type": "string", "description": "Title of the event"},
+        "start": {"type": "string", "format": "date-time", "description": "Event start time"},
+    }
+    tool = {
+        "name": "create_event",
+        "description": "Create an event in a calendar.",
+        "parameters": {"type": "object", "properties": event, "required": list(event)},
+    }
+    spec = wenv.load_spec(tools=[tool], system_prompt="You manage the user's calendar.")
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 60, seed=1, fault_rate=0.0)
+        if "summary" in t.world.details.get("create_event", {})
+    )
+    title = str(task.world.details["create_event"]["summary"])
+    for question in ("What's the title of the event?", "What title should it have?"):
+        user = SimulatedUser(task, spec=spec)
+        messages = [
+            {"role": "user", "content": task.opener},
+            {"role": "assistant", "content": question},
+        ]
+        assert title in (user.reply(messages) or ""), question

@@ -15,3 +15,11 @@ def test_the_kept_concept_is_the_rules_answer():
         f = field(name, {"description": f"The {name}."})
         assert string_concept(f) == string_concept.__wrapped__(f)
         assert number_concept(f) == number_concept.__wrapped__(f)
+
+
+def test_a_summary_its_description_calls_a_title_is_a_title():
+    assert string_concept(field("summary", {"description": "Title of the event"})) == "title"
+    assert (
+        string_concept(field("summary", {"description": "Issue summary (its subject)"})) == "title"
+    )
+    assert string_concept(field("summary", {"description": "A summary of the findings"})) == "text"

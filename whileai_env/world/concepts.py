@@ -19,6 +19,7 @@ hold for a spec nobody here has seen: ``passengerFirstName``, ``dest-airport``, 
 from __future__ import annotations
 
 import functools
+import re
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -385,8 +386,10 @@ def _text(f: Field) -> str | None:
         "search"
     ):
         return "query"
-    if last in ("title", "subject", "headline", "topic"):
-        return "title"
+    if last in ("title", "subject", "headline", "topic") or (
+        last == "summary" and re.search(r"\b(?:title|subject|headline)\b", f.text)
+    ):
+        return "title"  # an event's or issue's summary its description calls its title
     if last == "prompt" and f.says("image", "picture", "art", "photo", "draw"):
         return "image_prompt"
     if last in ("message", "msg") and (

@@ -19,7 +19,7 @@ from whileai_env.world.compute import compute as computed_value
 from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.naming import resolve_field, slug, status_field, word_set
 from whileai_env.world.profile import ID_LIKE, locator_noun, role_of
-from whileai_env.world.records import has_template, summary
+from whileai_env.world.records import has_template
 from whileai_env.world.store import Entity, copy_json, named_ids, set_checked_fact
 from whileai_env.world.values import iso
 
@@ -372,7 +372,7 @@ def listing(call: Call) -> dict[str, Any]:
         and store.plan.state == "duplicate"
     ):
         return ok(echo, **_two_matches(call, subject[1], noun, filters))
-    items = []
+    items: list[dict[str, Any]] = []
     for ident in ids:
         if limit is not None and len(items) >= limit:
             break

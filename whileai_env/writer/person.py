@@ -11,6 +11,7 @@ look up. Everything follows from the spec's names and schemas and the task's pla
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
@@ -39,6 +40,9 @@ class Fact:
     label: str
     value: str
     entity: bool = False
+    #: What the field's own schema calls it, when its description is a short name ("Title of
+    #: the event" for ``summary``): a question may use that name.
+    described: str = ""
 
     @property
     def said(self) -> str:
@@ -57,11 +61,24 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(short_form(singular(w)) for w in name_tokens(text.replace("#", " number ")))
 
 
+def _short_name(schema: Any) -> str:
+    """A field's description when it is a name, not a sentence ("Title of the event", "Event
+    location"): at most five words, no sentence punctuation; else ``""``."""
+    text = schema.get("description") if isinstance(schema, Mapping) else None
+    if not isinstance(text, str):
+        return ""
+    text = text.strip().rstrip(".")
+    return text if 0 < len(text.split()) <= 5 and not re.search(r"[,;:()?!.]", text) else ""
+
+
 @lru_cache(maxsize=4096)
-def _names(key: str, label: str, entity: bool) -> frozenset[tuple[str, ...]]:
-    """Every way a question may name a fact: its label, its argument's words, and for an id its
-    noun with or without an id word ("order", "order number", "order id"); kept per fact."""
+def _names(key: str, label: str, entity: bool, described: str = "") -> frozenset[tuple[str, ...]]:
+    """Every way a question may name a fact: its label, its argument's words, what its schema
+    calls it ("title of the event", and its head, "title"), and for an id its noun with or
+    without an id word ("order", "order number", "order id"); kept per fact."""
     names = {_words(label), _words(key.replace("_", " "))}
+    if described:
+        names |= {_words(described), _words(re.split(r"\s+of\s+", described, maxsplit=1)[0])}
     if entity:
         noun = _words(entity_noun(key))
         names |= {noun} | {(*noun, w) for w in ID_WORDS}
@@ -113,7 +130,8 @@ class Person:
             for name, value in details.items():
                 said = spoken_value(value, schemas.get(name))
                 if said and all(f.key != name for f in out):
-                    out.append(Fact(name, " ".join(name_tokens(name)), said))
+                    described = _short_name(schemas.get(name))
+                    out.append(Fact(name, " ".join(name_tokens(name)), said, described=described))
         return out
 
     def _tool(self, name: str) -> Tool | None:
@@ -131,7 +149,7 @@ class Person:
         if not words:
             return None
         scored = [
-            (_match(words, _names(f.key, f.label, f.entity)), -i, f)
+            (_match(words, _names(f.key, f.label, f.entity, f.described)), -i, f)
             for i, f in enumerate(self.facts)
         ]
         score, _, held = max(scored, default=(0, 0, None), key=lambda s: s[:2])
