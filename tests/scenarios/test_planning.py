@@ -51,3 +51,42 @@ def test_an_id_beside_the_flag_is_still_the_entity():
     tool = {**PROFILE_TOOL, "parameters": {**params, "properties": props}}
     plan = plan_world(_cell(), wenv.load_spec(tools=[tool]), key=(1,))
     assert list(plan.entities) == ["profile_id"] and plan.state == "missing"
+
+
+def test_an_update_that_requires_only_the_id_is_asked_to_change_one_field():
+    """``update_hotel(hotel_id, checkin_date?, checkout_date?)``: the task names one change (a
+    user's spec got "update hotel 100" and a call that changed nothing), valid for the schema;
+    a read keeps no details it does not need."""
+    hotel = {"hotel_id": {"type": "string"}}
+    dates = {
+        "checkin_date": {"type": "string", "format": "date"},
+        "checkout_date": {"type": "string", "format": "date"},
+        "limit": {"type": "integer", "minimum": 1},
+    }
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get_hotel",
+                "description": "Get a hotel booking.",
+                "parameters": {"type": "object", "properties": hotel, "required": ["hotel_id"]},
+            },
+            {
+                "name": "update_hotel",
+                "description": "Update a hotel booking.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {**hotel, **dates},
+                    "required": ["hotel_id"],
+                },
+            },
+        ]
+    )
+    changed = [
+        t.world.details["update_hotel"]
+        for t in wenv.draw_tasks(spec, 80, seed=3)
+        if "update_hotel" in t.world.targets
+    ]
+    assert changed and all(
+        len(d) == 1 and set(d) <= {"checkin_date", "checkout_date"} for d in changed
+    )
+    assert len({next(iter(d)) for d in changed}) == 2  # the field is drawn, not always the first

@@ -23,3 +23,9 @@ def test_a_summary_its_description_calls_a_title_is_a_title():
         string_concept(field("summary", {"description": "Issue summary (its subject)"})) == "title"
     )
     assert string_concept(field("summary", {"description": "A summary of the findings"})) == "text"
+
+
+def test_a_repositorys_owner_is_an_account_a_records_owner_a_person():
+    beside_repo = field("owner", {"description": "Repository owner"}, siblings=frozenset({"repo"}))
+    assert string_concept(beside_repo) == "username"
+    assert string_concept(field("owner", {"description": "Who owns the ticket"})) == "person_name"

@@ -10,7 +10,8 @@ from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
 from whileai_env._util.frozen import freeze, thaw
-from whileai_env._util.hashing import pick
+from whileai_env._util.hashing import hex_id, pick
+from whileai_env._util.lexicon import name_tokens
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.faults import (
     FaultSchedule,
@@ -145,6 +146,37 @@ def _stated_names(
     return options[0]
 
 
+#: Arguments that page or shape an answer: never the change an update is asked to make.
+_NOT_CHANGES = frozenset({"limit", "page", "offset", "cursor", "per", "size", "token", "format"})
+
+
+def _one_change(
+    spec: Spec, tool: Tool, locs: list[str], entities: Mapping[str, Any], key: tuple
+) -> dict[str, Any]:
+    """One field an update changes, when its schema requires none beyond the record's locators:
+    an update asked for with nothing to change ("update hotel 100") is a call that does
+    nothing, which the person could not say and the agent could not get right. The first
+    optional field, in a seeded order, whose value makes a valid call; ``{}`` when none does."""
+    from whileai_env.world.validation import schema_validator
+
+    props = tool.properties
+    candidates = [
+        n
+        for n in props
+        if n not in locs
+        and argument_role(n, props.get(n)) != "locator"
+        and not set(name_tokens(n)) & _NOT_CHANGES
+    ]
+    candidates.sort(key=lambda n: hex_id("update-change", *key, tool.name, n))
+    validator = schema_validator(tool.parameters)
+    base = {n: entities[n] for n in locs if n in entities}
+    for name in candidates:
+        value = _detail(spec, tool, name, key)
+        if value is not None and validator.is_valid({**base, name: value}):
+            return {name: value}
+    return {}
+
+
 def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
     """The world plan of one situation of ``cell``: targets, entity ids and stated details."""
     targets = _targets(cell, spec, key)
@@ -163,6 +195,8 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
             if name in locs:
                 continue
             stated[name] = _detail(spec, tool, name, key)
+        if tool.kind == "update" and not stated:
+            stated = _one_change(spec, tool, locs, entities, key)
         details[target] = stated
     withheld = tuple(entities) if cell.ask == "vague" else ()
     # Entity states (missing, already done, duplicate, half-written) and a prior partial action

@@ -36,7 +36,9 @@ def _scope(
     writes: bool,
     vocab: Vocabulary,
     now: int,
+    root: Mapping[str, Any] | None = None,
 ) -> Scope:
+    props = root.get("properties") if isinstance(root, Mapping) else None
     return Scope(
         seed=stable_hash(kind, name, *parts),
         now=now,
@@ -44,6 +46,8 @@ def _scope(
         writes=writes,
         vocab=vocab,
         person_seed=stable_hash("person", *(parts if person is None else person)),
+        # the tool's other arguments: an ``owner`` beside a ``repo`` is an account
+        siblings=frozenset(props) if isinstance(props, Mapping) and name in props else frozenset(),
     )
 
 
@@ -75,6 +79,7 @@ def locator_value(
         writes=False,
         vocab=vocabulary(spec),
         now=now,
+        root=root,
     )
     return value_for(schema or {}, name, scope, root=root, locator=True)
 
@@ -108,5 +113,6 @@ def detail_value(
         writes=writes,
         vocab=vocabulary(spec),
         now=now,
+        root=root,
     )
     return value_for(schema or {}, name, scope, root=root)

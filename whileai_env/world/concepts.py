@@ -364,7 +364,10 @@ def _contact(f: Field) -> str | None:
         "creator",
         "requester",
     ):
-        return "username" if f.says("username", "login", "handle", "github") else "person_name"
+        account = f.says("username", "login", "handle", "github") or (
+            f.last == "owner" and f.beside("repo", "repository", "project")
+        )  # a repository's owner is an account (``octocat``), not a person's full name
+        return "username" if account else "person_name"
     if f.has("url", "uri", "link", "href", "website", "homepage", "webhook", "endpoint"):
         return "url"
     if f.has("hostname", "host"):
