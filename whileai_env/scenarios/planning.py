@@ -23,6 +23,7 @@ from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.arguments import detail_value, locator_value
 from whileai_env.world.entity_ids import id_schema
 from whileai_env.world.profile import profile_for
+from whileai_env.world.ranges import ordered_ranges
 
 T = TypeVar("T")
 
@@ -197,7 +198,7 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
             stated[name] = _detail(spec, tool, name, key)
         if tool.kind == "update" and not stated:
             stated = _one_change(spec, tool, locs, entities, key)
-        details[target] = stated
+        details[target] = ordered_ranges(stated, tool.properties, (*key, target))
     withheld = tuple(entities) if cell.ask == "vague" else ()
     # Entity states (missing, already done, duplicate, half-written) and a prior partial action
     # describe a record; an ask that names none plays them as the plain state.
