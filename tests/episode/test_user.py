@@ -441,10 +441,16 @@ def test_a_detail_is_given_when_asked_by_what_its_schema_calls_it():
         if "summary" in t.world.details.get("create_event", {})
     )
     title = str(task.world.details["create_event"]["summary"])
-    for question in ("What's the title of the event?", "What title should it have?"):
+    start = task.world.details["create_event"]["start"]
+    for question, said in (
+        ("What's the title of the event?", title),
+        ("What title should it have?", title),
+        ("When does it start?", start[:10]),  # "When does it end" was read as asking for "es"
+    ):
         user = SimulatedUser(task, spec=spec)
         messages = [
             {"role": "user", "content": task.opener},
             {"role": "assistant", "content": question},
         ]
-        assert title in (user.reply(messages) or ""), question
+        assert said in (user.reply(messages) or ""), question
+    assert [(a.kind, a.subject) for a in read_asks("When does it end?")] == [("info", "end")]

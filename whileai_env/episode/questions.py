@@ -52,7 +52,8 @@ _INFO_FRAME = re.compile(
     r"|do you (?:have|know|remember)\s*"
     r"|please (?:provide|share|tell me|send|give me|confirm|specify|enter|let me know|clarify)\s*"
     r"|(?:i(?:'ll| will| would)?|we(?:'ll| will)?) (?:also )?(?:need|require)\s*(?:to know\s*)?"
-    r"|let me know\s*|(?:what|when|where|who|how (?:many|much|long|old))(?:'s|'re| is| are| was| were| did| do| does)?\s*"
+    r"|let me know\s*|(?:what|when|where|who|how (?:many|much|long|old))"
+    r"(?:'s|'re| is| are| was| were| does| did| do| should| would| will)?\s*"
     r"|(?=(?:your|the) ))",
     re.IGNORECASE,
 )
@@ -91,6 +92,8 @@ _FILLERS = frozenset(
     ["please", "thanks", "thank you", "again", "too", "as well", "now", "then", "first"]
 )
 _PRONOUN = re.compile(r"^(?:it|that|this|those|them|these)\b")
+#: "(When does) it end", "(when should) this start": what happens, which names the time asked for.
+_PRONOUN_VERB = re.compile(r"^(?:it|this|that|they)\s+([a-z]+)\s*[?.!]*$")
 #: What a wh-word asks for when no noun follows it ("When would you like it?").
 _WH_SUBJECT = {
     "when": "date",
@@ -149,8 +152,11 @@ def _subjects(rest: str) -> list[str]:
 def _info(sentence: str, low: str, frame: re.Match[str]) -> list[Ask]:
     """The things a request for information asks for, one :class:`Ask` each."""
     rest = _AUXILIARY.sub("", low[frame.end() :])
-    subjects = _subjects(rest)
     wh = next((w for w in _WH_SUBJECT if low.startswith(w)), None)
+    event = _PRONOUN_VERB.match(rest) if wh == "when" else None
+    if event:  # "When does it end?": the end (time) it asks for
+        return [Ask("info", sentence, event.group(1))]
+    subjects = _subjects(rest)
     if wh and (not subjects or rest.startswith(("you ", "i ", "we "))):
         subjects = [_WH_SUBJECT[wh]]
     return [Ask("info", sentence, s) for s in subjects] or [Ask("info", sentence, "")]
@@ -173,7 +179,10 @@ def _kind(sentence: str) -> list[Ask]:
     if _CONFIRM_THAT.match(low):
         return [Ask("choice" if _OR.search(low) else "confirm", sentence, "")]
     frame = _INFO_FRAME.match(low)
-    if frame and not _PRONOUN.match(low[frame.end() :]):
+    rest = low[frame.end() :] if frame else ""
+    if frame and (
+        not _PRONOUN.match(rest) or (low.startswith("when") and _PRONOUN_VERB.match(rest))
+    ):
         return _info(sentence, low, frame)
     if _WHY.search(low):
         return [Ask("info", sentence, "reason")]
