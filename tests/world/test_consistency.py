@@ -360,3 +360,38 @@ def test_a_list_shows_what_a_create_and_an_update_wrote_under_the_names_they_use
     listed = _listed(world, ident)
     assert "Dentist" not in listed.values()
     assert {"Renamed", "Room 4"} <= set(map(str, listed.values()))
+
+
+def _searchable() -> wenv.Spec:
+    cal = {"calendar_id": {"type": "string"}}
+    return wenv.load_spec(
+        tools=[
+            *_calendar().openai_tools(),
+            {
+                "name": "search_events",
+                "description": "Search the events of a calendar by text.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {**cal, "query": {"type": "string"}},
+                    "required": ["calendar_id", "query"],
+                },
+            },
+        ]
+    )
+
+
+def test_a_search_finds_the_record_the_episode_holds_under_that_title_and_not_an_unrelated_new_one():
+    world = wenv.World(_searchable(), seed=5, options={"exists_share": 1.0})
+    made = world.call(
+        "create_event",
+        {"calendar_id": "CAL-1", "summary": "Dentist", "start": "2026-12-21T09:00:00Z"},
+    )
+    ident = next(v for k, v in made.items() if k.endswith("_id") and k != "calendar_id")
+    listed = world.call("list_events", {"calendar_id": "CAL-1"})["items"]
+    other = next(i for i in listed if ident not in i.values())
+    title = next(v for k, v in other.items() if k == "title")
+    found = world.call("search_events", {"calendar_id": "CAL-1", "query": title})["items"]
+    assert other in found and found.index(other) == 0
+    assert all(ident not in i.values() for i in found)  # "Dentist" does not match that title
+    dentist = world.call("search_events", {"calendar_id": "CAL-1", "query": "dentist"})["items"]
+    assert ident in dentist[0].values()

@@ -7,6 +7,7 @@ takes a fact from them. Writes change the stored record, so a later read shows t
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
 from collections.abc import Callable, Mapping
@@ -326,6 +327,32 @@ def _limit(call: Call) -> int | None:
     return None
 
 
+def _query(call: Call) -> list[str]:
+    """The words of a search's query argument (``query``, ``q``, ``keyword``), lowercase."""
+    for arg, value in call.args.items():
+        if isinstance(value, str) and word_set(arg) & {"query", "q", "keyword", "search"}:
+            return value.lower().split()
+    return []
+
+
+def _searched(store: Any, noun: str, ids: list[str], words: list[str]) -> list[str]:
+    """A search's ids: the records of ``noun`` this episode already holds whose values have every
+    word of the query come first (a search for a title finds the event listed with it); a
+    record the agent created that does not match is left out (it was listed first only because
+    it is new); drawn hits fill the rest, as many in all as were drawn."""
+    known = [e for (n, _), e in store.entities.items() if n == noun]
+    text = {e.ident: _value_text(e.ident, e.record) for e in known}
+    matched = [e.ident for e in known if all(w in text[e.ident] for w in words)]
+    created = {e.ident for e in known if e.created}
+    found = matched + [i for i in ids if i not in matched and i not in created]
+    return found[: len(ids)] if ids else matched[:1]
+
+
+def _value_text(ident: str, record: Mapping[str, Any]) -> str:
+    """A record's id and values (not its field names) as one lowercase text."""
+    return json.dumps([ident, *record.values()], default=str).lower()
+
+
 def _filters(call: Call, noun: str, sample: dict[str, Any]) -> dict[str, Any]:
     """The arguments that narrow a list (``status="open"``), mapped to record fields."""
     out: dict[str, Any] = {}
@@ -366,6 +393,9 @@ def listing(call: Call) -> dict[str, Any]:
         link = store.field_for(noun, subject[0])
         filters[link or subject[0]] = call.args[subject[0]]
     ids = _listed_ids(call, subject, noun, whole=not filters)
+    query = _query(call)
+    if query:
+        ids = _searched(store, noun, ids, query)
     if (
         subject is not None
         and store.plan.values.get(subject[1])
