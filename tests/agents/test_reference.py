@@ -411,3 +411,9 @@ def test_seeded_draws_ignore_fault_only_where_the_play_meets_a_fault():
     agent = seeded_agent(spec, rate=1.0, flaws=["ignore_fault"])
     agent.start(met)
     assert agent.flaw == "ignore_fault"
+
+
+def test_a_wait_of_one_second_is_said_in_the_singular():
+    from whileai_env.agents.reference import _seconds
+
+    assert [_seconds(w) for w in (None, 1, 30)] == ["a few seconds", "1 second", "30 seconds"]

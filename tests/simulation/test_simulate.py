@@ -328,6 +328,10 @@ def test_bad_arguments_are_clear():
         simulate(spec=ORDER, budget=2, quiet=True)
     with pytest.raises(ValueError, match="budget"):
         simulate("oracle", spec=ORDER, budget=0, quiet=True)
+    with pytest.raises(
+        ValueError, match=r"unknown agent 'orcale': use 'seeded', 'oracle' or 'silent'"
+    ):
+        simulate("orcale", spec=ORDER, budget=2, quiet=True)
     with pytest.raises(ValueError, match="spec="):
         simulate("oracle", budget=2, quiet=True)
     with pytest.raises(ValueError, match="unknown advanced keys"):

@@ -201,6 +201,13 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
+def _seconds(wait: Any) -> str:
+    """``1 second``, ``30 seconds``, or ``a few seconds`` when the wait is not given."""
+    if not wait:
+        return "a few seconds"
+    return f"{wait} second" if str(wait) in ("1", "1.0") else f"{wait} seconds"
+
+
 def _locators(tool: Tool) -> set[str]:
     return {n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"}
 
@@ -569,7 +576,7 @@ class ReferencePolicy:
             wait = (result.get("error") or {}).get("retry_after")
             return (
                 f"The system is rate limiting requests right now, so I could not finish "
-                f"this; please try again in {wait or 'a few'} seconds."
+                f"this; please try again in {_seconds(wait)}."
             )
         if fault in retryable_kinds():
             if (

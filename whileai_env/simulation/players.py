@@ -147,6 +147,11 @@ def make_player(agent: Any, *, spec: Any = None, logprobs: bool = False) -> Any:
             return PolicyPlayer(make_reference_agent(agent, spec), name=agent)
         from whileai_env.agents.models import make_policy
 
+        if ":" not in agent:  # no model spec names no provider: say every name an agent can have
+            raise ValueError(
+                f"unknown agent {agent!r}: use 'seeded', 'oracle' or 'silent' (the reference "
+                "agents), 'openai:MODEL', 'vllm:MODEL@URL' or 'hf:PATH'"
+            )
         return ModelPlayer(make_policy(agent, logprobs=logprobs), name=agent)
     if agent is None:
         raise ValueError(
