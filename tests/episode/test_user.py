@@ -454,3 +454,37 @@ def test_a_detail_is_given_when_asked_by_what_its_schema_calls_it():
         ]
         assert said in (user.reply(messages) or ""), question
     assert [(a.kind, a.subject) for a in read_asks("When does it end?")] == [("info", "end")]
+
+
+def test_the_person_is_the_owner_of_their_record():
+    """Asked their name or phone, the person says what the world's record of them holds (a
+    user's spec got "My name is data-service", and a record under their email with another
+    person's name)."""
+    lookup = {
+        "name": "lookup_traveler",
+        "description": "Look up a traveler's profile by their email.",
+        "parameters": {
+            "type": "object",
+            "properties": {"email": {"type": "string", "format": "email"}},
+            "required": ["email"],
+        },
+    }
+    spec = wenv.load_spec(tools=[lookup], system_prompt="You help travelers with their trips.")
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 80, seed=2, fault_rate=0.0)
+        if t.world.state == "exists" and "email" in t.world.entities and t.cell.ask != "vague"
+    ]
+    assert tasks
+    for task in tasks[:5]:
+        record = wenv.World(spec, task).call("lookup_traveler", dict(task.world.entities))
+        for question, field in (
+            ("What's your full name?", "name"),
+            ("And your phone number?", "phone"),
+        ):
+            user = SimulatedUser(task, spec=spec)
+            messages = [
+                {"role": "user", "content": task.opener},
+                {"role": "assistant", "content": question},
+            ]
+            assert record[field] in (user.reply(messages) or ""), (question, record)

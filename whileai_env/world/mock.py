@@ -34,7 +34,7 @@ from typing import Any
 
 import jsonschema
 
-from whileai_env._util.hashing import canonical_json, pick
+from whileai_env._util.hashing import canonical_json, pick, stable_hash
 from whileai_env.scenarios.faults import FaultRule, FaultSchedule
 from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
@@ -538,6 +538,7 @@ def _plan_view(task: Task | None, noun_of: Callable[[str], str]) -> PlanView:
         details=details,
         stated=frozenset(stated),
         nouns=nouns,
+        person_seed=stable_hash("person", task.seed, task.scenario_id, task.situation, "person"),
     )
 
 

@@ -24,6 +24,7 @@ from whileai_env._util.frozen import copy_json
 from whileai_env._util.hashing import unit
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.naming import resolve_field, slug, status_field
+from whileai_env.world.pools import persona
 from whileai_env.world.profile import SpecProfile, role_of
 from whileai_env.world.record_fields import spec_record
 from whileai_env.world.records import RecordContext, is_person, summary
@@ -116,6 +117,10 @@ class PlanView:
     details: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     stated: frozenset[str] = frozenset()
     nouns: dict[str, str] = field(default_factory=dict)  # id -> the noun it names
+    #: The seed of the task's person (``None`` without a task): the plan's own person record
+    #: carries that person's name, email and phone, so what the user says of themselves is
+    #: what a lookup shows.
+    person_seed: int | None = None
 
 
 _CACHE_SIZE = 20_000
@@ -403,7 +408,28 @@ class Store:
             ent.missing_fields = tuple(sorted(fields[: max(1, len(fields) // 2)]))
         if is_person(ent.noun) and state != "missing":
             self._link_plan_ids(ent.noun, record)
+            self._as_the_person(ent, record)
         self._apply_details(ent)
+
+    def _as_the_person(self, ent: Entity, record: dict[str, Any]) -> None:
+        """The plan's first person record describes the task's person: their name, email and
+        phone (a field that holds the record's own id, an email it was looked up by, stays)."""
+        seed = self.plan.person_seed
+        first = next((i for i, n in self.plan.nouns.items() if is_person(n)), None)
+        if seed is None or ent.ident != first:
+            return
+        who = persona(seed)
+        own = _personal_field(self.spec.id_key(ent.noun))
+        for key, value in (
+            ("name", who.name),
+            ("full_name", who.name),
+            ("first_name", who.first),
+            ("last_name", who.last),
+            ("email", who.email),
+            ("phone", who.phone),
+        ):
+            if key in record and key != own and record[key] != ent.ident:
+                record[key] = value
 
     def _link_plan_ids(self, noun: str, record: dict[str, Any]) -> None:
         """The plan's person owns the plan's other entities: its ``reservation_ids`` list them."""
