@@ -73,3 +73,27 @@ def test_a_tasks_stated_event_ends_after_it_starts():
             dt.datetime.fromisoformat(d[k].replace("Z", "+00:00")) for k in ("start", "end")
         )
         assert start < end <= start + dt.timedelta(days=1)
+
+
+def test_a_list_in_a_time_window_shows_only_records_inside_it():
+    when = {"type": "string", "format": "date-time"}
+    tool = {
+        "name": "list_events",
+        "description": "List the events of a calendar between two times.",
+        "parameters": {
+            "type": "object",
+            "properties": {"calendar_id": {"type": "string"}, "timeMin": when, "timeMax": when},
+            "required": ["calendar_id"],
+        },
+    }
+    world = wenv.World(wenv.load_spec(tools=[tool]), seed=3)
+    everything = world.call("list_events", {"calendar_id": "CAL-1"})["items"]
+    window = {"timeMin": "2027-02-01T00:00:00Z", "timeMax": "2027-02-02T00:00:00Z"}
+    inside = world.call("list_events", {"calendar_id": "CAL-1", **window})["items"]
+    assert everything and inside
+    lo, hi = (dt.datetime.fromisoformat(window[k].replace("Z", "+00:00")) for k in window)
+    for item in inside:
+        start = dt.datetime.fromisoformat(item["start_time"].replace("Z", "+00:00"))
+        assert lo <= start <= hi, item
+    # the records listed before, outside that window, are not listed in it
+    assert not {i["event_id"] for i in everything} & {i["event_id"] for i in inside}

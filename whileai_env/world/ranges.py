@@ -57,6 +57,12 @@ def ordered_ranges(
 
 def _pairs(args: Mapping[str, Any]) -> list[tuple[str, str]]:
     """``(start, end)`` names whose words are the same but for one start and one end word."""
+    return [(s["start"], s["end"]) for s in _sides(args) if {"start", "end"} <= set(s)]
+
+
+def _sides(args: Mapping[str, Any]) -> list[dict[str, str]]:
+    """The names that bound a range, grouped by their other words: ``{"start": name, "end":
+    name}``, either side possibly missing (a lone ``timeMin``)."""
     sides: dict[tuple[str, ...], dict[str, str]] = {}
     for name in args:
         words = tuple(w.lower() for w in name_tokens(name))
@@ -65,7 +71,7 @@ def _pairs(args: Mapping[str, Any]) -> list[tuple[str, str]]:
             if side is not None:
                 sides.setdefault(words[:i] + words[i + 1 :], {}).setdefault(side, name)
                 break
-    return [(s["start"], s["end"]) for s in sides.values() if {"start", "end"} <= set(s)]
+    return list(sides.values())
 
 
 def _moment(value: Any) -> tuple[dt.datetime, str] | None:
@@ -90,3 +96,68 @@ def _formatted(moment: dt.datetime, like: str, kind: str) -> str:
     if like.endswith("Z"):
         return text + "Z"
     return text + "+00:00" if like[19:].lstrip(".0123456789")[:1] in ("+", "-") else text
+
+
+#: The record fields a window is read against, most telling first (an event's start, a
+#: transaction's date, a message's sending); the record's creation only when it has no other.
+_DATED = ("start_time", "date", "departure_time", "sent_at", "posted_at", "issued_at", "due_date")
+_FALLBACK = ("created_at", "updated_at")
+_SPAN = dt.timedelta(days=14)
+
+
+def window_of(args: Mapping[str, Any]) -> tuple[dt.datetime | None, dt.datetime | None] | None:
+    """The time window a list call asks for: its start/end pair of dates (either side may be
+    left open), or ``None`` when it names none.
+
+    >>> window_of({"calendarId": "c", "timeMin": "2026-12-21T00:00:00Z"})[0]
+    datetime.datetime(2026, 12, 21, 0, 0)
+    """
+    for side in _sides(args):
+        lo, hi = _moment(args.get(side.get("start", ""))), _moment(args.get(side.get("end", "")))
+        if lo is not None or hi is not None:
+            return (lo[0] if lo else None), (hi[0] if hi else None)
+    return None
+
+
+def dated_field(record: Mapping[str, Any]) -> str | None:
+    """The field of ``record`` a window is read against (see :data:`_DATED`), or ``None``."""
+    for name in (*_DATED, *_FALLBACK):
+        if _moment(record.get(name)) is not None:
+            return name
+    return None
+
+
+def in_window(record: Mapping[str, Any], window: tuple[Any, Any]) -> bool:
+    """Whether the record's dated field lies in ``window`` (a record with none does)."""
+    name = dated_field(record)
+    if name is None:
+        return True
+    moment = _moment(record[name])
+    assert moment is not None
+    lo, hi = window
+    return (lo is None or moment[0] >= lo) and (hi is None or moment[0] <= hi)
+
+
+def placed_in_window(
+    record: Mapping[str, Any], window: tuple[Any, Any], seed: tuple[Any, ...]
+) -> dict[str, Any]:
+    """``record`` moved into ``window``: its dated field set to a seeded moment inside it, and
+    its end field (``end_time`` beside ``start_time``) moved by as much; a copy."""
+    out = dict(record)
+    name = dated_field(out)
+    if name is None or in_window(out, window):
+        return out
+    lo, hi = window
+    lo = lo if lo is not None else hi - _SPAN
+    hi = hi if hi is not None else lo + _SPAN
+    span = max(0, int((hi - lo).total_seconds()) // 900)
+    moment = lo + dt.timedelta(minutes=15 * rng("window", *seed).randint(0, span))
+    old = _moment(out[name])
+    assert old is not None
+    shift = moment - old[0]
+    kind = old[1]
+    for field_name in (name, *(e for s, e in _pairs(out) if s == name)):
+        was = _moment(out[field_name])
+        if was is not None:
+            out[field_name] = _formatted(was[0] + shift, out[field_name], kind)
+    return out

@@ -20,6 +20,7 @@ from whileai_env.world.compute import compute as computed_value
 from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.naming import resolve_field, slug, status_field, word_set
 from whileai_env.world.profile import ID_LIKE, locator_noun, role_of
+from whileai_env.world.ranges import in_window, placed_in_window, window_of
 from whileai_env.world.records import has_template
 from whileai_env.world.store import Entity, copy_json, named_ids, set_checked_fact
 from whileai_env.world.values import iso
@@ -402,6 +403,7 @@ def listing(call: Call) -> dict[str, Any]:
         and store.plan.state == "duplicate"
     ):
         return ok(echo, **_two_matches(call, subject[1], noun, filters))
+    window = window_of(call.args)
     items: list[dict[str, Any]] = []
     for ident in ids:
         if limit is not None and len(items) >= limit:
@@ -413,11 +415,16 @@ def listing(call: Call) -> dict[str, Any]:
             ent = store.entity(noun, ident)
             if filters:
                 ent.writable().update(filters)
+            if window is not None and ident not in store.plan.values:
+                # a record this list makes up lies in the window it asks for
+                ent.writable().update(placed_in_window(ent.record, window, (store.key, ident)))
             store.override[ident] = True
         elif any(found.record.get(k) != v for k, v in filters.items() if k in found.record):
             continue
         else:
             ent = found
+        if window is not None and not in_window(ent.record, window):
+            continue
         items.append({id_key: ent.ident, **ent.summary(noun)})
     store.register(items)
     return ok(echo, items=items, count=len(items))
