@@ -214,3 +214,28 @@ def test_a_list_with_no_filter_shows_the_tasks_own_record():
         if task.world.state in ("exists", "already_done") and "calendar_id" in task.world.entities:
             listed = wenv.World(spec, task).call("list_calendars", {})
             assert task.world.entities["calendar_id"] in [i["calendar_id"] for i in listed["items"]]
+
+
+def test_a_parent_given_as_a_list_of_one_id_lists_as_the_id_alone():
+    """``calendarId`` may be one id or a list of them (Google Calendar's ``oneOf``): a list
+    holding the task's calendar shows the task's event first, as the id alone does."""
+    one_or_many = {"oneOf": [{"type": "string"}, {"type": "array", "items": {"type": "string"}}]}
+    spec_dict = {**CALENDAR, "tools": [dict(t) for t in CALENDAR["tools"]]}
+    spec_dict["tools"][1] = {
+        **spec_dict["tools"][1],
+        "parameters": {
+            "type": "object",
+            "properties": {"calendar_id": one_or_many},
+            "required": ["calendar_id"],
+        },
+    }
+    spec = wenv.load_spec(spec_dict)
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 300, seed=2, fault_rate=0.0)
+        if t.world.state == "exists" and {"calendar_id", "event_id"} <= set(t.world.entities)
+    )
+    cal = task.world.entities["calendar_id"]
+    alone = wenv.World(spec, task).call("list_events", {"calendar_id": cal})["items"]
+    listed = wenv.World(spec, task).call("list_events", {"calendar_id": [cal]})["items"]
+    assert alone[0]["event_id"] == listed[0]["event_id"] == task.world.entities["event_id"]
