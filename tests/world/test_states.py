@@ -239,3 +239,28 @@ def test_a_parent_given_as_a_list_of_one_id_lists_as_the_id_alone():
     alone = wenv.World(spec, task).call("list_events", {"calendar_id": cal})["items"]
     listed = wenv.World(spec, task).call("list_events", {"calendar_id": [cal]})["items"]
     assert alone[0]["event_id"] == listed[0]["event_id"] == task.world.entities["event_id"]
+
+
+def test_a_list_filtered_by_the_tasks_missing_entity_finds_nothing():
+    """``search_issues(assignee_email)`` for an assignee the task says does not exist: no issue
+    is theirs (a user's Linear spec listed six, and its oracle could not report the absence)."""
+    search = {
+        "name": "search_issues",
+        "description": "Search issues assigned to a person.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "query": {"type": "string", "description": "Text to search for in issue titles"},
+                "team_id": {"type": "string", "format": "uuid"},
+                "assignee_email": {"type": "string", "format": "email"},
+            },
+        },
+    }
+    spec = wenv.load_spec(tools=[search], system_prompt="You manage the team's issues.")
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 200, seed=0, fault_rate=0.0)
+        if t.world.state == "missing" and "assignee_email" in t.world.entities
+    )
+    found = wenv.World(spec, task).call("search_issues", dict(task.world.entities))
+    assert found["status"] == "ok" and found["items"] == [] and found["count"] == 0

@@ -212,6 +212,15 @@ def _locators(tool: Tool) -> set[str]:
     return {n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"}
 
 
+def _object_of(tool: str) -> str:
+    """What a tool's name says it acts on, after its verb (``issue_refund`` → ``refund``,
+    ``update_car_rental`` → ``car rental``); empty when the name is the verb alone."""
+    words = name_tokens(tool)
+    verb = _verb(tool)
+    rest = words[words.index(verb) + 1 :] if verb in words else words[1:]
+    return " ".join(rest)
+
+
 def _verb(tool: str) -> str:
     words = name_tokens(tool)
     for word in words[:2]:
@@ -731,6 +740,9 @@ class ReferencePolicy:
             if self.spec.tool(tool).is_write:
                 verb = _reported(_verb(tool))
                 what = self._ids(args)
+                thing = _object_of(tool)
+                if verb and thing and thing not in what:  # "issued the refund for booking 2262"
+                    what = f"the {thing} for {what}"
                 parts.append(
                     f"I have {verb} {what}." if verb else f"I have completed {tool} for {what}."
                 )

@@ -252,9 +252,19 @@ REF_LIKE = re.compile(
 )
 
 
+def _unprefixed(tokens: list[str]) -> list[str]:
+    """The name without a service prefix: ``linear_createIssue``, ``jira_update_issue`` and
+    ``github_create_issue`` are ``create issue``, ``update issue``: a first word that is no verb
+    before one that is names the service, not the thing acted on."""
+    if len(tokens) > 2 and tokens[0] not in ACTION_VERBS and tokens[1] in ACTION_VERBS:
+        return tokens[1:]
+    return tokens
+
+
 def verb_of(name: str) -> str | None:
-    """The tool's verb: its first word, or its last (``invoices.void``), if either is a verb."""
-    tokens = name_tokens(name)
+    """The tool's verb: its first word (after a service prefix), or its last
+    (``invoices.void``), if either is a verb."""
+    tokens = _unprefixed(name_tokens(name))
     if tokens and tokens[0] in ACTION_VERBS:
         return tokens[0]
     if len(tokens) > 1 and tokens[-1] in ACTION_VERBS:
@@ -264,7 +274,7 @@ def verb_of(name: str) -> str | None:
 
 def tool_noun(name: str) -> tuple[str, bool]:
     """The thing a tool's name is about, singular, and whether the name used the plural."""
-    tokens = name_tokens(name)
+    tokens = _unprefixed(name_tokens(name))
     if tokens and tokens[0] in ACTION_VERBS:
         tokens = tokens[1:]
     if len(tokens) > 1 and tokens[-1] in ACTION_VERBS:

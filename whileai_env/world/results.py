@@ -385,6 +385,13 @@ def listing(call: Call) -> dict[str, Any]:
             if ID_LIKE.search(arg) or ident in store.plan.values:  # an id, or the task's entity
                 return not_found(p.nouns[arg], ident, arg)
             return ok(echo, items=[], count=0)
+    if store.plan.state == "missing" and any(
+        ident in store.plan.values and not store.exists(ident)
+        for arg, value in call.args.items()
+        if not word_set(arg) & {"query", "q", "keyword", "search"}
+        for ident in named_ids(value)
+    ):  # filtered by the task's missing entity (an assignee's email): nothing matches it
+        return ok(echo, items=[], count=0)
     noun = p.noun
     id_key = call.spec.id_key(noun)
     limit = _limit(call)

@@ -1,0 +1,57 @@
+"""A tool's verb and noun are read past a service prefix (``linear_createIssue``,
+``jira_update_issue``): a user's Linear spec had every create mint a ``create_id`` and every
+status write stored as a field named ``update``."""
+
+from __future__ import annotations
+
+import pytest
+
+import whileai_env as wenv
+from whileai_env.world.profile import tool_noun, verb_of
+
+
+@pytest.mark.parametrize(
+    ("name", "verb", "noun"),
+    [
+        ("linear_createIssue", "create", "issue"),
+        ("github_create_issue", "create", "issue"),
+        ("jira_update_issue", "update", "issue"),
+        ("linear_getIssueById", "get", "issue"),
+        ("issue_refund", "issue", "refund"),
+        ("invoices.void", "void", "invoice"),
+        ("create_issue", "create", "issue"),
+    ],
+)
+def test_the_verb_and_noun_of_a_name(name, verb, noun):
+    assert verb_of(name) == verb and tool_noun(name)[0] == noun
+
+
+def _tool(name: str, props: dict, required: list[str]) -> dict:
+    return {
+        "name": name,
+        "description": name.replace("_", " "),
+        "parameters": {"type": "object", "properties": props, "required": required},
+    }
+
+
+def test_a_prefixed_create_makes_a_readable_record_and_an_update_changes_its_status():
+    issue = {"issue_id": {"type": "string"}}
+    spec = wenv.load_spec(
+        tools=[
+            _tool("jira_get_issue", issue, ["issue_id"]),
+            _tool("jira_create_issue", {"title": {"type": "string"}}, ["title"]),
+            _tool(
+                "jira_update_issue",
+                {**issue, "status": {"type": "string", "enum": ["open", "done"]}},
+                ["issue_id", "status"],
+            ),
+        ]
+    )
+    world = wenv.World(spec, seed=2)
+    made = world.call("jira_create_issue", {"title": "Checkout button unresponsive"})
+    assert "issue_id" in made, made
+    read = world.call("jira_get_issue", {"issue_id": made["issue_id"]})
+    assert read["status"] == "ok" and "Checkout button unresponsive" in read.values()
+    world.call("jira_update_issue", {"issue_id": made["issue_id"], "status": "done"})
+    again = world.call("jira_get_issue", {"issue_id": made["issue_id"]})
+    assert "done" in again.values() and "update" not in again
