@@ -488,3 +488,38 @@ def test_the_person_is_the_owner_of_their_record():
                 {"role": "assistant", "content": question},
             ]
             assert record[field] in (user.reply(messages) or ""), (question, record)
+
+
+def test_a_who_question_asks_for_the_role_it_names():
+    """ "Who should it be assigned to?" asks for the assignee (a user's Linear spec got "i'm not
+    sure, that's why i'm asking" though the task held the assignee's email)."""
+    assert [(a.kind, a.subject) for a in read_asks("Who should it be assigned to?")] == [
+        ("info", "assignee")
+    ]
+    assert [(a.kind, a.subject) for a in read_asks("Who should I invite?")] == [
+        ("info", "attendee")
+    ]
+    assign = {
+        "name": "assign_issue",
+        "description": "Assign an issue to a person.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "issue_id": {"type": "string"},
+                "assignee_email": {"type": "string", "format": "email"},
+            },
+            "required": ["issue_id", "assignee_email"],
+        },
+    }
+    spec = wenv.load_spec(tools=[assign], system_prompt="You manage the team's issues.")
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 60, seed=1, fault_rate=0.0)
+        if "assignee_email" in t.world.entities and t.cell.ask != "vague"
+    )
+    user = SimulatedUser(task, spec=spec)
+    messages = [
+        {"role": "user", "content": task.opener},
+        {"role": "assistant", "content": "Who should it be assigned to?"},
+    ]
+    assert task.world.entities["assignee_email"] in (user.reply(messages) or "")

@@ -94,6 +94,19 @@ _FILLERS = frozenset(
 _PRONOUN = re.compile(r"^(?:it|that|this|those|them|these)\b")
 #: "(When does) it end", "(when should) this start": what happens, which names the time asked for.
 _PRONOUN_VERB = re.compile(r"^(?:it|this|that|they)\s+([a-z]+)\s*[?.!]*$")
+#: "Who should it be assigned to?", "who reported it", "who do I invite": the role asked for.
+_ROLES = {
+    "assign": "assignee",
+    "invit": "attendee",
+    "report": "reporter",
+    "review": "reviewer",
+    "approv": "approver",
+    "own": "owner",
+}
+_WHO_ROLE = re.compile(
+    r"^who(?:'s| is| are| was| should| will| would| do| does| did)?(?: (?:it|this|that|i|we|you|they))?"
+    r"(?: be)? (assign|invit|report|review|approv|own)\w*"
+)
 #: What a wh-word asks for when no noun follows it ("When would you like it?").
 _WH_SUBJECT = {
     "when": "date",
@@ -178,6 +191,9 @@ def _kind(sentence: str) -> list[Ask]:
         return [Ask("which", sentence, subject)]
     if _CONFIRM_THAT.match(low):
         return [Ask("choice" if _OR.search(low) else "confirm", sentence, "")]
+    role = _WHO_ROLE.match(low)
+    if role:  # "Who should it be assigned to?": the assignee
+        return [Ask("info", sentence, _ROLES[role.group(1)])]
     frame = _INFO_FRAME.match(low)
     rest = low[frame.end() :] if frame else ""
     if frame and (
