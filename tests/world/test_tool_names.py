@@ -55,3 +55,18 @@ def test_a_prefixed_create_makes_a_readable_record_and_an_update_changes_its_sta
     world.call("jira_update_issue", {"issue_id": made["issue_id"], "status": "done"})
     again = world.call("jira_get_issue", {"issue_id": made["issue_id"]})
     assert "done" in again.values() and "update" not in again
+
+
+def test_a_record_made_now_has_no_history_from_before_it_existed():
+    spec = wenv.load_spec(
+        tools=[
+            _tool("get_ticket", {"ticket_id": {"type": "string"}}, ["ticket_id"]),
+            _tool("create_ticket", {"subject": {"type": "string"}}, ["subject"]),
+        ]
+    )
+    world = wenv.World(spec, seed=4)
+    made = world.call("create_ticket", {"subject": "Printer offline"})
+    read = world.call("get_ticket", {"ticket_id": made["ticket_id"]})
+    assert read["created_at"] == made["created_at"]
+    assert read.get("updated_at", read["created_at"]) == read["created_at"]
+    assert not read.get("comments")

@@ -726,6 +726,21 @@ def write(call: Call) -> dict[str, Any]:
     return out
 
 
+#: A record's history: a record made just now has none (no comments from before it existed).
+_HISTORY = frozenset({"comments", "replies", "notes", "history", "activity", "activities"})
+
+
+def _fresh(record: dict[str, Any], now: str, written: list[str]) -> None:
+    """A record made ``now`` looks new: updated when made, and no history it could not have
+    (what the create call itself wrote stays)."""
+    for key in ("updated_at", "modified_at", "last_updated"):
+        if key in record and key not in written:
+            record[key] = now
+    for key in _HISTORY & set(record):
+        if key not in written and isinstance(record[key], list):
+            record[key] = []
+
+
 def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[str, Any]:
     p = call.profile
     store = call.store
@@ -746,6 +761,7 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
         )
     now = iso(call.now)
     rec["created_at"] = now
+    _fresh(rec, now, written)
     store.create(noun, ident, rec).written = tuple(dict.fromkeys(written))
     id_key = call.spec.id_key(noun)
     echo = call.echo()
