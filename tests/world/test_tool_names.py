@@ -70,3 +70,25 @@ def test_a_record_made_now_has_no_history_from_before_it_existed():
     assert read["created_at"] == made["created_at"]
     assert read.get("updated_at", read["created_at"]) == read["created_at"]
     assert not read.get("comments")
+
+
+def test_a_list_asked_for_any_of_several_states_shows_only_those():
+    states = {"type": "array", "items": {"type": "string", "enum": ["todo", "done", "canceled"]}}
+    spec = wenv.load_spec(
+        tools=[
+            _tool("get_issue", {"issue_id": {"type": "string"}}, ["issue_id"]),
+            _tool("search_issues", {"states": states}, []),
+            _tool(
+                "update_issue",
+                {
+                    "issue_id": {"type": "string"},
+                    "state": {"type": "string", "enum": ["todo", "done", "canceled"]},
+                },
+                ["issue_id", "state"],
+            ),
+        ]
+    )
+    world = wenv.World(spec, seed=6)
+    for wanted in (["done"], ["todo", "canceled"]):
+        items = world.call("search_issues", {"states": wanted})["items"]
+        assert items and all(i["issue_status"] in wanted for i in items), items

@@ -372,6 +372,28 @@ def _filters(call: Call, noun: str, sample: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _any_of(call: Call, noun: str, sample: dict[str, Any]) -> dict[str, tuple[Any, ...]]:
+    """The arguments that narrow a list to any of several values (``states=["todo", "done"]``),
+    mapped to record fields: a status-like one to the record's status field."""
+    out: dict[str, tuple[Any, ...]] = {}
+    for arg, value in call.args.items():
+        if (
+            arg in call.profile.locators
+            or not isinstance(value, list)
+            or not value
+            or not all(type(v) in (str, int) for v in value)
+        ):
+            continue
+        status = status_field(noun)
+        if word_set(arg) & {"status", "state"} and status in sample:
+            out[status] = tuple(value)
+            continue
+        target = call.store.field_for(noun, arg)
+        if target is not None and type(sample[target]) in (str, int, type(None)):
+            out[target] = tuple(value)
+    return out
+
+
 def listing(call: Call) -> dict[str, Any]:
     """A list or search: 1–6 items by default (or the ids the parent record lists), with a count."""
     p = call.profile
@@ -411,6 +433,7 @@ def listing(call: Call) -> dict[str, Any]:
     ):
         return ok(echo, **_two_matches(call, subject[1], noun, filters))
     window = window_of(call.args)
+    choices = _any_of(call, noun, sample)
     items: list[dict[str, Any]] = []
     for ident in ids:
         if limit is not None and len(items) >= limit:
@@ -425,12 +448,17 @@ def listing(call: Call) -> dict[str, Any]:
             if window is not None and ident not in store.plan.values:
                 # a record this list makes up lies in the window it asks for
                 ent.writable().update(placed_in_window(ent.record, window, (store.key, ident)))
+            for name, values in choices.items():  # and has one of the values it asks for
+                if ent.record.get(name) not in values and ident not in store.plan.values:
+                    ent.writable()[name] = store.rng_for("any-of", ident, name).choice(values)
             store.override[ident] = True
         elif any(found.record.get(k) != v for k, v in filters.items() if k in found.record):
             continue
         else:
             ent = found
         if window is not None and not in_window(ent.record, window):
+            continue
+        if any(ent.record.get(k) not in v for k, v in choices.items() if k in ent.record):
             continue
         items.append({id_key: ent.ident, **ent.summary(noun)})
     store.register(items)
