@@ -97,3 +97,22 @@ def test_a_list_in_a_time_window_shows_only_records_inside_it():
         assert lo <= start <= hi, item
     # the records listed before, outside that window, are not listed in it
     assert not {i["event_id"] for i in everything} & {i["event_id"] for i in inside}
+
+
+def test_a_window_after_the_clock_lists_nothing_created_in_it():
+    when = {"type": "string", "format": "date-time"}
+    tool = {
+        "name": "search_tickets",
+        "description": "Search tickets by when they were created.",
+        "parameters": {
+            "type": "object",
+            "properties": {"created_after": when, "created_before": when},
+        },
+    }
+    world = wenv.World(wenv.load_spec(tools=[tool]), seed=3)
+    now = world.call("search_tickets", {})["items"]
+    assert now and all("created_at" in i for i in now)
+    later = world.call("search_tickets", {"created_after": "2099-01-01T00:00:00Z"})
+    assert later["items"] == []
+    recent = world.call("search_tickets", {"created_after": "2020-01-01T00:00:00Z"})["items"]
+    assert recent and all(i["created_at"] < "2099" for i in recent)

@@ -138,16 +138,29 @@ def in_window(record: Mapping[str, Any], window: tuple[Any, Any]) -> bool:
     return (lo is None or moment[0] >= lo) and (hi is None or moment[0] <= hi)
 
 
+#: Fields that record what already happened: never placed after the episode's clock.
+_PAST_FIELDS = frozenset({"created_at", "updated_at", "sent_at", "posted_at", "issued_at"})
+
+
 def placed_in_window(
-    record: Mapping[str, Any], window: tuple[Any, Any], seed: tuple[Any, ...]
+    record: Mapping[str, Any],
+    window: tuple[Any, Any],
+    seed: tuple[Any, ...],
+    now: dt.datetime | None = None,
 ) -> dict[str, Any]:
     """``record`` moved into ``window``: its dated field set to a seeded moment inside it, and
-    its end field (``end_time`` beside ``start_time``) moved by as much; a copy."""
+    its end field (``end_time`` beside ``start_time``) moved by as much; a copy. A field of what
+    already happened (``created_at``) stays before ``now``: a window wholly after it leaves the
+    record where it was (outside the window, so not listed)."""
     out = dict(record)
     name = dated_field(out)
     if name is None or in_window(out, window):
         return out
     lo, hi = window
+    if name in _PAST_FIELDS and now is not None:
+        hi = now if hi is None or hi > now else hi
+        if lo is not None and lo >= hi:
+            return out
     lo = lo if lo is not None else hi - _SPAN
     hi = hi if hi is not None else lo + _SPAN
     span = max(0, int((hi - lo).total_seconds()) // 900)

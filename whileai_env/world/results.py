@@ -7,6 +7,7 @@ takes a fact from them. Writes change the stored record, so a later read shows t
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import math
 import statistics
@@ -328,6 +329,11 @@ def _limit(call: Call) -> int | None:
     return None
 
 
+def _clock(call: Call) -> dt.datetime:
+    """The episode's clock as a naive UTC datetime (what :mod:`whileai_env.world.ranges` reads)."""
+    return dt.datetime.fromtimestamp(call.now, dt.UTC).replace(tzinfo=None)
+
+
 def _query(call: Call) -> list[str]:
     """The words of a search's query argument (``query``, ``q``, ``keyword``), lowercase."""
     for arg, value in call.args.items():
@@ -447,7 +453,8 @@ def listing(call: Call) -> dict[str, Any]:
                 ent.writable().update(filters)
             if window is not None and ident not in store.plan.values:
                 # a record this list makes up lies in the window it asks for
-                ent.writable().update(placed_in_window(ent.record, window, (store.key, ident)))
+                placed = placed_in_window(ent.record, window, (store.key, ident), _clock(call))
+                ent.writable().update(placed)
             for name, values in choices.items():  # and has one of the values it asks for
                 if ent.record.get(name) not in values and ident not in store.plan.values:
                     ent.writable()[name] = store.rng_for("any-of", ident, name).choice(values)
