@@ -104,3 +104,23 @@ def test_value_problems_name_fillers_templates_and_placeholders():
     )  # command words, not fillers
     assert "would refuse" in value_problems(params, "order_id", "locator", ["<order id>"])[0]
     assert "fails its schema" in value_problems(params, "when", "text", ["2026-13-45"])[0]
+
+
+def test_a_required_name_no_property_declares_is_flagged(tmp_path):
+    tools = [
+        {
+            "name": "book_hotel",
+            "description": "Book a hotel.",
+            "parameters": {
+                "type": "object",
+                "properties": {"hotel_id": {"type": "string"}},
+                "required": ["hotel_id", "phone"],
+                "additionalProperties": False,
+            },
+        }
+    ]
+    path = tmp_path / "hotels.json"
+    path.write_text(json.dumps({"tools": tools}))
+    result = CliRunner().invoke(main, ["check-spec", str(path), "--values"])
+    assert result.exit_code == 0, result.output
+    assert "! phone" in result.output and "no call can be valid" in result.output

@@ -179,7 +179,29 @@ def preview_tool(spec: Spec, tool: Tool, samples: int = 3, seed: int = 0) -> lis
             values.append(value)
         problems = value_problems(params, arg, role, values)
         out.append(ArgumentPreview(tool.name, arg, role, tuple(values), tuple(problems)))
-    return out
+    return out + _undeclared_required(tool.name, params)
+
+
+def _undeclared_required(tool: str, params: Mapping[str, Any]) -> list[ArgumentPreview]:
+    """A required name the schema declares no property for while it allows no other: no call
+    of the tool can be valid, which the world would answer ``rejected`` every time."""
+    props = params.get("properties") or {}
+    if params.get("additionalProperties") is not False:
+        return []
+    return [
+        ArgumentPreview(
+            tool,
+            str(name),
+            "text",
+            (),
+            (
+                "required, but no such property is declared and additionalProperties is false: "
+                "no call can be valid",
+            ),
+        )
+        for name in params.get("required") or ()
+        if name not in props
+    ]
 
 
 def preview_values(spec: Spec, samples: int = 3, seed: int = 0) -> list[ArgumentPreview]:
