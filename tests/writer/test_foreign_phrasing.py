@@ -254,3 +254,30 @@ _DATA = st.recursive(
 def test_spoken_data_is_prose(value):
     said = spoken_value(value)
     assert not set(said) & set('{}[]":'), said
+
+
+def test_a_priority_is_said_as_a_rank_not_a_count():
+    """``set_issue_priority(priority=2)`` reads "priority 2", not "2 priorities" (a user's
+    Linear spec wrote "Can I get 2 priorities on issue ENG-140 set?")."""
+    spec = _spec(
+        {
+            "name": "set_issue_priority",
+            "description": "Set the priority of an issue.",
+            "parameters": {
+                "type": "object",
+                "required": ["issue_id", "priority"],
+                "properties": {
+                    "issue_id": {"type": "string"},
+                    "priority": {"type": "integer", "minimum": 1, "maximum": 4},
+                },
+            },
+        }
+    )
+    asks = [
+        t for t in wenv.draw_tasks(spec, 40, seed=2) if t.cell.ask == "tool" and t.world.targets
+    ]
+    assert asks
+    for task in asks:
+        n = task.world.details["set_issue_priority"]["priority"]
+        assert not re.search(r"\b\d priorit(?:y|ies)\b", task.opener), task.opener
+        assert f"priority {n}" in task.opener.lower(), task.opener

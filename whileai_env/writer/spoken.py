@@ -208,8 +208,16 @@ def _the_object(words: ToolWords, operands: Sequence[str], said: str) -> str:
     if not noun or set(noun.split()) <= OPERAND_WORDS:
         return said
     if all(" ".join(tokens_of(n)) == noun for n in operands):
+        if noun.split()[-1] in _RANKS:  # a priority of 2 is "priority 2", not "2 priorities"
+            return f"{noun} {said}"
         return f"{said} {noun if said == '1' else plural(noun)}"
     return f"the {words.noun} of {said}"
+
+
+#: Nouns a number ranks rather than counts: "priority 2", "level 3", never "2 priorities".
+_RANKS = frozenset(
+    {"priority", "level", "rating", "score", "severity", "rank", "tier", "grade", "version"}
+)
 
 
 def _detail_phrase(
