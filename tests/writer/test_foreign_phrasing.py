@@ -281,3 +281,27 @@ def test_a_priority_is_said_as_a_rank_not_a_count():
         n = task.world.details["set_issue_priority"]["priority"]
         assert not re.search(r"\b\d priorit(?:y|ies)\b", task.opener), task.opener
         assert f"priority {n}" in task.opener.lower(), task.opener
+
+
+def test_a_due_date_is_said_as_when_it_is_due():
+    spec = _spec(
+        {
+            "name": "update_issue",
+            "description": "Update an issue.",
+            "parameters": {
+                "type": "object",
+                "required": ["issue_id", "due_date"],
+                "properties": {
+                    "issue_id": {"type": "string"},
+                    "due_date": {"type": "string", "format": "date"},
+                },
+            },
+        }
+    )
+    asks = [
+        t for t in wenv.draw_tasks(spec, 40, seed=2) if t.cell.ask == "tool" and t.world.targets
+    ]
+    assert asks
+    for task in asks:
+        due = task.world.details["update_issue"]["due_date"]
+        assert f"due date of {due}" in task.opener and f"on {due}" not in task.opener, task.opener

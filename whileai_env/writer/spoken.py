@@ -287,13 +287,16 @@ def _detail_phrase(
 
 
 def _date_phrase(tokens: list[str], spoken: str) -> str:
-    """ " on 2026-12-02", " from …", " to …", ", born …" by what the date argument means."""
+    """ " on 2026-12-02", " from …", " to …", " with a due date of …", ", born …" by what the
+    date argument means."""
     if "birth" in tokens or "dob" in tokens:
         return f", born {spoken}"
     if set(tokens) & {"start", "from", "since", "after", "begin", "begins"}:
         return f" from {spoken}"
     if set(tokens) & {"end", "to", "until", "before", "ends"}:
         return f" to {spoken}"
+    if set(tokens) & {"due", "deadline", "expiry", "expires", "expiration"}:
+        return f" with a due date of {spoken}"  # when it is due, not when to act
     return f" on {spoken}"
 
 
