@@ -523,3 +523,53 @@ def test_a_who_question_asks_for_the_role_it_names():
         {"role": "assistant", "content": "Who should it be assigned to?"},
     ]
     assert task.world.entities["assignee_email"] in (user.reply(messages) or "")
+
+
+def test_which_of_a_record_kind_the_person_holds_no_id_of_is_not_answered_with_another_id():
+    """ "Which team?" about an issue: the person holds no team, so they say so, not the issue's
+    id or their email (a user's Linear spec got "it's michel.vidal@…" for the team)."""
+    tools = [
+        {
+            "name": "assign_issue",
+            "description": "Assign an issue to a person.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "issue_id": {"type": "string"},
+                    "assignee_email": {"type": "string", "format": "email"},
+                },
+                "required": ["issue_id", "assignee_email"],
+            },
+        },
+        {
+            "name": "list_team_issues",
+            "description": "List a team's issues.",
+            "parameters": {
+                "type": "object",
+                "properties": {"team_id": {"type": "string"}},
+                "required": ["team_id"],
+            },
+        },
+    ]
+    spec = wenv.load_spec(tools=tools, system_prompt="You manage the team's issues.")
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 80, seed=1, fault_rate=0.0)
+        if "assign_issue" in t.world.targets and t.cell.ask != "vague"
+    )
+
+    def answer(question: str) -> str:
+        user = SimulatedUser(task, spec=spec)
+        return (
+            user.reply(
+                [
+                    {"role": "user", "content": task.opener},
+                    {"role": "assistant", "content": question},
+                ]
+            )
+            or ""
+        )
+
+    held = [str(v) for v in task.world.entities.values()]
+    assert not any(v in answer("Which team?") for v in held)
+    assert str(task.world.entities["issue_id"]) in answer("Which issue?")

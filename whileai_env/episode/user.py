@@ -22,8 +22,10 @@ from random import Random
 from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.hashing import rng
+from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env._util.reading import read_part
 from whileai_env.episode.questions import Ask, read_asks
+from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.types import User
 from whileai_env.writer.grammar import cap
 from whileai_env.writer.person import Fact, Person
@@ -153,6 +155,9 @@ class SimulatedUser:
     def _which(self, ask: Ask, r: Random) -> str:
         """Which record: its id when the person has not said it, else (two matches) the newest."""
         fact = self.person.recall(ask.subject) if ask.subject else None
+        if fact is None and ask.subject and self._another_noun(ask.subject):
+            # "Which team?" when the person holds no team: not their email instead
+            return r.choice(REPLY["unknown"]).format(label=ask.subject)
         if fact is None or not fact.entity:
             fact = next((f for f in self.person.facts if f.entity and f.key not in self.told), fact)
         if self.task.world.state == "duplicate" and (fact is None or fact.key in self.told):
@@ -219,6 +224,28 @@ class SimulatedUser:
     def _request_told(self) -> str:
         self.told |= {"request", *self.task.world.entities}
         return self.person.request()
+
+    def _another_noun(self, subject: str) -> bool:
+        """Whether ``subject`` names a record kind the spec's tools take an id of that none of
+        the person's ids is ("team" beside a task about an issue): a question the person
+        cannot answer with the id they hold."""
+        if self.spec is None:
+            return False
+        asked = {singular(w) for w in name_tokens(subject)}
+        held = {
+            singular(w)
+            for f in self.person.facts
+            if f.entity
+            for w in name_tokens(entity_noun(f.key))
+        }
+        nouns = {
+            singular(w)
+            for t in self.spec.tools
+            for n, schema in t.properties.items()
+            if argument_role(n, schema) == "locator"
+            for w in name_tokens(entity_noun(n))
+        }
+        return bool(asked & nouns) and not asked & held
 
     def _other_action(self, text: str) -> bool:
         """Whether ``text`` proposes a write of another tool and none of the task's own."""
