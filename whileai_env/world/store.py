@@ -24,11 +24,10 @@ from whileai_env._util.frozen import copy_json
 from whileai_env._util.hashing import unit
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.naming import resolve_field, slug, status_field
-from whileai_env.world.pools import persona
 from whileai_env.world.profile import SpecProfile, role_of
 from whileai_env.world.record_fields import spec_record
 from whileai_env.world.records import RecordContext, is_person, summary
-from whileai_env.world.values import draw, iso, person
+from whileai_env.world.values import draw, holder, iso, person
 
 _PERSONAL = ("email", "username", "phone", "handle", "login")
 _BEFORE = {
@@ -418,16 +417,9 @@ class Store:
         first = next((i for i, n in self.plan.nouns.items() if is_person(n)), None)
         if seed is None or ent.ident != first:
             return
-        who = persona(seed)
+        who = holder(seed)
         own = _personal_field(self.spec.id_key(ent.noun))
-        for key, value in (
-            ("name", who.name),
-            ("full_name", who.name),
-            ("first_name", who.first),
-            ("last_name", who.last),
-            ("email", who.email),
-            ("phone", who.phone),
-        ):
+        for key, value in (*who.items(), ("full_name", who["name"])):
             if key in record and key != own and record[key] != ent.ident:
                 record[key] = value
 

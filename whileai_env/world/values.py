@@ -15,7 +15,7 @@ import time
 from functools import lru_cache
 from typing import Any
 
-from whileai_env._util.hashing import rng as draw  # noqa: F401  (the world's name for the one RNG factory)
+from whileai_env._util.hashing import rng as draw
 from whileai_env.world.pools import Person, pools
 
 DAY = 86_400
@@ -187,6 +187,25 @@ def email(r: random.Random, who: Person | None = None, *, work: bool = False) ->
 def phone(r: random.Random) -> str:
     phones = pools().phones
     return phones[r.randrange(len(phones))]
+
+
+def holder(seed: int) -> dict[str, str]:
+    """The task's person as their own record shows them and as they say it: ``name``,
+    ``first_name``, ``last_name``, ``email``, ``phone``, drawn from the shipped pools (no
+    Faker: every episode that reads the person's record pays for it).
+
+    >>> holder(7) == holder(7) and set(holder(7)) == {"name", "first_name", "last_name", "email", "phone"}
+    True
+    """
+    r = draw("holder", seed)
+    who = person(r)
+    return {
+        "name": who.name,
+        "first_name": who.first,
+        "last_name": who.last,
+        "email": email(r, who),
+        "phone": phone(r),
+    }
 
 
 def company(r: random.Random) -> str:

@@ -12,7 +12,7 @@ look up. Everything follows from the spec's names and schemas and the task's pla
 from __future__ import annotations
 
 import re
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from typing import TYPE_CHECKING, Any
@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from whileai_env._util.hashing import rng, stable_hash
 from whileai_env._util.lexicon import name_tokens, short_form, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
-from whileai_env.world.pools import Persona, persona
+from whileai_env.world.values import holder
 from whileai_env.writer.action import build_action
 from whileai_env.writer.spoken import spoken_id, spoken_value
 from whileai_env.writer.tool_phrasing import tool_names, tool_words
@@ -72,16 +72,13 @@ def _short_name(schema: Any) -> str:
     return text if 0 < len(text.split()) <= 5 and not re.search(r"[,;:()?!.]", text) else ""
 
 
-#: The personal facts a persona holds, as the person says them.
-_PERSONA_FACTS: dict[str, Callable[[Persona], str]] = {
-    "name": lambda p: p.name,
-    "first name": lambda p: p.first,
-    "last name": lambda p: p.last,
-    "email": lambda p: p.email,
-    "phone number": lambda p: p.phone,
-    "city": lambda p: p.city,
-    "zip code": lambda p: p.postcode,
-    "address": lambda p: f"{p.street}, {p.city} {p.postcode}",
+#: The personal facts the person's own record holds (:func:`~whileai_env.world.values.holder`).
+_HOLDER_FACTS = {
+    "name": "name",
+    "first name": "first_name",
+    "last name": "last_name",
+    "email": "email",
+    "phone number": "phone",
 }
 
 
@@ -177,14 +174,14 @@ class Person:
 
     def _personal(self, words: tuple[str, ...]) -> Fact | None:
         """The person's own data, drawn once per task: name, email, phone, date of birth … The
-        persona's, the one the world's record of this person carries (its name is a person's
-        name, never a name drawn for a service or a file)."""
+        name, email and phone are the ones the world's record of this person carries (a
+        person's name, never one drawn for a service or a file)."""
         for attribute, synonyms in PERSONAL_FACTS.items():
             if _match(words, {_words(s) for s in (attribute, *synonyms)}) >= 2:
-                own = _PERSONA_FACTS.get(attribute)
+                own = _HOLDER_FACTS.get(attribute)
                 if own is not None:
-                    who = persona(stable_hash("person", *self.key, "person"))
-                    return Fact(attribute, attribute, own(who))
+                    who = holder(stable_hash("person", *self.key, "person"))
+                    return Fact(attribute, attribute, who[own])
                 schema = (
                     {"type": "string", "format": "date"}
                     if "birth" in attribute
