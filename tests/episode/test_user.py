@@ -499,48 +499,21 @@ def test_a_who_question_asks_for_the_role_it_names():
     assert [(a.kind, a.subject) for a in read_asks("Who should I invite?")] == [
         ("info", "attendee")
     ]
-    assign = {
-        "name": "assign_issue",
-        "description": "Assign an issue to a person.",
-        "parameters": {
-            "type": "object",
-            "properties": {
-                "issue_id": {"type": "string"},
-                "assignee_email": {"type": "string", "format": "email"},
-            },
-            "required": ["issue_id", "assignee_email"],
-        },
-    }
-    spec = wenv.load_spec(tools=[assign], system_prompt="You manage the team's issues.")
+    spec = wenv.load_spec(tools=[ASSIGN], system_prompt="You manage the team's issues.")
     task = next(
         t
         for t in wenv.draw_tasks(spec, 60, seed=1, fault_rate=0.0)
         if "assignee_email" in t.world.entities and t.cell.ask != "vague"
     )
-    user = SimulatedUser(task, spec=spec)
-    messages = [
-        {"role": "user", "content": task.opener},
-        {"role": "assistant", "content": "Who should it be assigned to?"},
-    ]
-    assert task.world.entities["assignee_email"] in (user.reply(messages) or "")
+    answer = _answer(task, spec, "Who should it be assigned to?")
+    assert task.world.entities["assignee_email"] in answer
 
 
 def test_which_of_a_record_kind_the_person_holds_no_id_of_is_not_answered_with_another_id():
     """ "Which team?" about an issue: the person holds no team, so they say so, not the issue's
     id or their email (a user's Linear spec got "it's michel.vidal@…" for the team)."""
     tools = [
-        {
-            "name": "assign_issue",
-            "description": "Assign an issue to a person.",
-            "parameters": {
-                "type": "object",
-                "properties": {
-                    "issue_id": {"type": "string"},
-                    "assignee_email": {"type": "string", "format": "email"},
-                },
-                "required": ["issue_id", "assignee_email"],
-            },
-        },
+        ASSIGN,
         {
             "name": "list_team_issues",
             "description": "List a team's issues.",
@@ -557,19 +530,30 @@ def test_which_of_a_record_kind_the_person_holds_no_id_of_is_not_answered_with_a
         for t in wenv.draw_tasks(spec, 80, seed=1, fault_rate=0.0)
         if "assign_issue" in t.world.targets and t.cell.ask != "vague"
     )
-
-    def answer(question: str) -> str:
-        user = SimulatedUser(task, spec=spec)
-        return (
-            user.reply(
-                [
-                    {"role": "user", "content": task.opener},
-                    {"role": "assistant", "content": question},
-                ]
-            )
-            or ""
-        )
-
     held = [str(v) for v in task.world.entities.values()]
-    assert not any(v in answer("Which team?") for v in held)
-    assert str(task.world.entities["issue_id"]) in answer("Which issue?")
+    assert not any(v in _answer(task, spec, "Which team?") for v in held)
+    assert str(task.world.entities["issue_id"]) in _answer(task, spec, "Which issue?")
+
+
+#: An issue tracker's assignment: an issue id and the assignee's email.
+ASSIGN = {
+    "name": "assign_issue",
+    "description": "Assign an issue to a person.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "issue_id": {"type": "string"},
+            "assignee_email": {"type": "string", "format": "email"},
+        },
+        "required": ["issue_id", "assignee_email"],
+    },
+}
+
+
+def _answer(task: wenv.Task, spec: wenv.Spec, question: str) -> str:
+    """A fresh user's answer to ``question`` asked right after the opener."""
+    messages = [
+        {"role": "user", "content": task.opener},
+        {"role": "assistant", "content": question},
+    ]
+    return SimulatedUser(task, spec=spec).reply(messages) or ""
