@@ -17,6 +17,7 @@ from whileai_env.scenarios.faults import (
     FaultSchedule,
 )
 from whileai_env.scenarios.grid import Cell
+from whileai_env.scenarios.limits import within_cap
 from whileai_env.scenarios.task import WorldPlan
 from whileai_env.spec.arguments import argument_role, entity_noun, required_sets, schema_types
 from whileai_env.spec.load import Spec, Tool
@@ -181,6 +182,9 @@ def _one_change(
 def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
     """The world plan of one situation of ``cell``: targets, entity ids and stated details."""
     targets = _targets(cell, spec, key)
+    clause = None
+    if cell.rule != ax.NO_RULE:
+        clause = next((c.text for c in spec.clauses if c.id == cell.rule), None)
     entities: dict[str, Any] = {}
     details: dict[str, dict[str, Any]] = {}
     required: dict[str, list[str]] = {}
@@ -198,15 +202,13 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
             stated[name] = _detail(spec, tool, name, key)
         if tool.kind == "update" and not stated:
             stated = _one_change(spec, tool, locs, entities, key)
-        details[target] = ordered_ranges(stated, tool.properties, (*key, target))
+        stated = ordered_ranges(stated, tool.properties, (*key, target))
+        details[target] = within_cap(stated, tool.properties, clause, cell.stance, (*key, target))
     withheld = tuple(entities) if cell.ask == "vague" else ()
     # Entity states (missing, already done, duplicate, half-written) and a prior partial action
     # describe a record; an ask that names none plays them as the plain state.
     state = cell.world_state if entities else "exists"
     history = cell.history if entities or cell.history != "prior_partial" else "fresh"
-    clause = None
-    if cell.rule != ax.NO_RULE:
-        clause = next((c.text for c in spec.clauses if c.id == cell.rule), None)
     return WorldPlan(
         state=state,
         targets=targets,
