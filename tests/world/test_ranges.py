@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import whileai_env as wenv
-from whileai_env.world.ranges import ordered_ranges
+from whileai_env.world.ranges import ordered_ranges, placed_in_window, window_of
 
 _MOMENTS = st.datetimes(min_value=dt.datetime(2020, 1, 1), max_value=dt.datetime(2030, 1, 1))
 _STYLES = st.sampled_from(["Z", "+00:00", ""])
@@ -116,3 +116,17 @@ def test_a_window_after_the_clock_lists_nothing_created_in_it():
     assert later["items"] == []
     recent = world.call("search_tickets", {"created_after": "2020-01-01T00:00:00Z"})["items"]
     assert recent and all(i["created_at"] < "2099" for i in recent)
+
+
+def test_a_window_at_the_calendars_ends_lists_nothing_and_raises_nothing():
+    far = {"timeMin": "9999-12-31T23:00:00Z"}, {"timeMax": "0001-01-01T00:00:00Z"}
+    for window in far:
+        out = placed_in_window(
+            {"start_time": "2026-12-01T10:00:00Z"},
+            window_of(window),
+            ("t",),
+            dt.datetime(2026, 11, 30),
+        )
+        assert out == {"start_time": "2026-12-01T10:00:00Z"}
+    late = {"start": "9999-12-31T23:30:00Z", "end": "2026-01-01T00:00:00Z"}
+    assert ordered_ranges(late, {}, ("t",)) == late

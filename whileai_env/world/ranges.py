@@ -45,10 +45,13 @@ def ordered_ranges(
         if first is None or last is None or first[1] != last[1]:
             continue
         kind = first[1]
-        if first[0] < last[0] <= first[0] + _LONGEST[kind]:
+        try:  # a start at the calendar's end (year 9999) leaves no room after it
+            if first[0] < last[0] <= first[0] + _LONGEST[kind]:
+                continue
+            length = rng("range", *seed, start, end).choice(_LENGTHS[kind])
+            moved = _formatted(first[0] + length, out[end], kind)
+        except OverflowError:
             continue
-        length = rng("range", *seed, start, end).choice(_LENGTHS[kind])
-        moved = _formatted(first[0] + length, out[end], kind)
         schema = properties.get(end)
         if not isinstance(schema, Mapping) or schema_validator(schema).is_valid(moved):
             out[end] = moved
@@ -161,16 +164,19 @@ def placed_in_window(
         hi = now if hi is None or hi > now else hi
         if lo is not None and lo >= hi:
             return out
-    lo = lo if lo is not None else hi - _SPAN
-    hi = hi if hi is not None else lo + _SPAN
-    span = max(0, int((hi - lo).total_seconds()) // 900)
-    moment = lo + dt.timedelta(minutes=15 * rng("window", *seed).randint(0, span))
-    old = _moment(out[name])
-    assert old is not None
-    shift = moment - old[0]
-    kind = old[1]
-    for field_name in (name, *(e for s, e in _pairs(out) if s == name)):
-        was = _moment(out[field_name])
-        if was is not None:
-            out[field_name] = _formatted(was[0] + shift, out[field_name], kind)
-    return out
+    try:  # a window at the calendar's ends (year 9999) has no room: the record stays outside
+        lo = lo if lo is not None else hi - _SPAN
+        hi = hi if hi is not None else lo + _SPAN
+        span = max(0, int((hi - lo).total_seconds()) // 900)
+        moment = lo + dt.timedelta(minutes=15 * rng("window", *seed).randint(0, span))
+        old = _moment(out[name])
+        assert old is not None
+        shift, kind = moment - old[0], old[1]
+        moved = {}
+        for field_name in (name, *(e for s, e in _pairs(out) if s == name)):
+            was = _moment(out[field_name])
+            if was is not None:
+                moved[field_name] = _formatted(was[0] + shift, out[field_name], kind)
+    except OverflowError:
+        return out
+    return {**out, **moved}
