@@ -13,7 +13,7 @@ import whileai_env as wenv
 from tests.conftest import ORDER_POLICY, ORDER_TOOLS, SPECS_DIR
 from tests.corpus import corpus_specs
 from whileai_env.analysis import probe_reward
-from whileai_env.analysis.probes import PROBES
+from whileai_env.analysis.probes import PROBES, _play
 from whileai_env.scenarios.draw import draw_tasks, is_restraint
 
 EXAMPLES = [
@@ -55,8 +55,20 @@ def test_each_probe_on_the_order_spec(probe):
     row = next(r for r in report(str(SPECS_DIR / "order-support.json")).table if r.name == probe)
     assert row.graded == N
     assert row.pass_rate <= row.right_share
-    if not PROBES[probe].right_when:
+    if not row.right_share:
         assert row.pass_rate == 0.0 and row.mean_reward < 0.5
+
+
+def test_swapped_details_earn_nothing_where_the_oracle_would_write_them():
+    """The right tool on the right record with other values than the person stated (a user's
+    phone spec paid that on 147 of 147 tasks) passes only where no details are written."""
+    spec = wenv.load_spec(SPECS_DIR / "order-support.json")
+    probe = PROBES["invented_details"]
+    for task in draw_tasks(spec, 40, seed=2, fault_rate=0.0):
+        player = probe(spec)
+        row = _play(spec, task, player)
+        if player.swapped and task.world.state not in ("missing", "already_done"):
+            assert wenv.task_checklist(row)["reward"] == 0.0, row["messages"]
 
 
 def test_the_foreign_corpus_pays_no_trivial_policy():

@@ -120,6 +120,8 @@ def test_prescribed_handoff_reads_the_destination_and_the_tool():
     tools = ("transfer_funds", "transfer_to_human")
     assert prescribed_handoff(transfer, tools).tool == "transfer_to_human"
     assert prescribed_handoff(transfer, tools, (("transfer_to_human", ("case_id",)),)).tool is None
+    passive = "Requests outside these tools must be passed to a human colleague."
+    assert prescribed_handoff(passive).destination == "a human colleague"
 
 
 @pytest.mark.parametrize(
@@ -152,3 +154,12 @@ def test_ask_words_rules_and_scope():
         "order",
         "reservation",
     }
+    assert scope_words(["get_current_time", "list_new_orders"]) == {"time", "orders"}
+    # a noun that is also a verb stays; the service's name on every tool does not
+    hubspot = [
+        "hubspot_get_contact",
+        "hubspot_create_contact",
+        "hubspot_list_deals",
+        "hubspot_search",
+    ]
+    assert scope_words(hubspot) == {"contact", "deals"}

@@ -421,6 +421,12 @@ DESCRIPTION_READ_VERBS = frozenset(
     }
 )
 
+#: Words of a tool's name that qualify its noun rather than name a thing (``get_current_time``
+#: is about times, not currents; ``list_new_orders`` about orders).
+QUALIFIERS = frozenset(
+    {"current", "latest", "recent", "existing", "new", "all", "my", "next", "previous", "present"}
+)
+
 #: Words that, first or last in a tool's name, are its verb rather than its noun (the world
 #: strips them to find what the tool is about: ``invoices.void`` is about invoices).
 ACTION_VERBS = frozenset(

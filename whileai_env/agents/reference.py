@@ -23,12 +23,14 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.hashing import pick, unit
 from whileai_env._util.lexicon import name_tokens, participle, plural, singular
-from whileai_env.grading import acts, claims
+from whileai_env.grading import acts, claims, consent
 from whileai_env.grading.conduct import RETRY_BUDGET
+from whileai_env.grading.consent import consent_rules, governed
 from whileai_env.grading.outcome import said_at
 from whileai_env.grading.report import facts
 from whileai_env.grading.restraint import (
@@ -47,6 +49,7 @@ from whileai_env.spec.load import Spec, Tool, load_spec
 from whileai_env.world.arguments import detail_value
 from whileai_env.world.fault_registry import retryable_kinds
 from whileai_env.world.validation import schema_validator
+from whileai_env.writer.spoken import spoken_id
 
 FLAWS = ("hedge", "flatter", "apologise", "pad", "ignore_fault", "leak")
 _SUMMARY_SKIP = frozenset(
@@ -240,6 +243,32 @@ def _action(tool: str, ids: str) -> str:
     return " ".join(p for p in (verb, what, f"for {ids}" if named else "") if p)
 
 
+@lru_cache(maxsize=64)
+def _governed_writes(system_prompt: str, writes: tuple[str, ...]) -> frozenset[str]:
+    return frozenset(governed(consent_rules(system_prompt), writes))
+
+
+def _go_ahead_answer(messages: Sequence[Mapping[str, Any]]) -> str | None:
+    """How the person answered the last request for the go-ahead: ``"given"``, ``"refused"``,
+    or ``None`` when none was asked (or it is not answered yet)."""
+    asked = None
+    for i, m in enumerate(messages):
+        if (
+            m.get("role") == "assistant"
+            and not m.get("tool_calls")
+            and consent.asks_go_ahead(str(m.get("content") or ""))
+        ):
+            asked = i
+    if asked is None:
+        return None
+    answers = [
+        str(m.get("content") or "") for m in messages[asked + 1 :] if m.get("role") == "user"
+    ]
+    if not answers:
+        return None
+    return "refused" if consent.refuses(answers[0]) else "given"
+
+
 def _ordered(words: frozenset[str], tools: Sequence[str]) -> list[str]:
     """``words`` in the order the tool names first use them, one per singular."""
     out: list[str] = []
@@ -305,6 +334,7 @@ class ReferencePolicy:
     flaw: str | None = None
     _applied: list[str] = field(default_factory=list)
     _closing: str = ""
+    _go_ahead: str | None = None
 
     def start(self, task: Task, rollout_index: int = 0) -> None:
         """Begin an episode of ``task`` (privileged: the policy reads the task's plan)."""
@@ -442,6 +472,7 @@ class ReferencePolicy:
         done = _tool_messages(messages)
         cell, plan = task.cell, task.world
         self._closing = ""
+        self._go_ahead = _go_ahead_answer(messages)
         if (
             replies
             and messages[-1].get("role") == "user"
@@ -497,6 +528,16 @@ class ReferencePolicy:
         return self._play(
             task, [(handoff.tool, args, "target")], done, users, ending=lambda outcomes: said
         )
+
+    def _go_ahead_tools(self) -> frozenset[str]:
+        """The writes a rule of the system prompt asks the person's go-ahead for."""
+        handoff = self._handoff()
+        writes = tuple(
+            t.name
+            for t in self.spec.tools
+            if t.is_write and (not handoff or t.name != handoff.tool)
+        )
+        return _governed_writes(self.spec.system_prompt, writes)
 
     def _handoff(self) -> Handoff | None:
         locators = tuple(sorted((t.name, tuple(sorted(_locators(t)))) for t in self.spec.tools))
@@ -668,6 +709,11 @@ class ReferencePolicy:
                 attempts.append(done[cursor])
                 cursor += 1
             if not attempts:
+                if tool in self._go_ahead_tools():
+                    if self._go_ahead is None:
+                        return _reply(f"Shall I go ahead and {_action(tool, self._ids(args))}?")
+                    if self._go_ahead == "refused":
+                        return end("Understood: I have not made that change.")
                 return _call(tool, args, len(done))
             result = attempts[-1][2]
             is_write = self.spec.tool(tool).is_write
@@ -715,7 +761,11 @@ class ReferencePolicy:
 
     def _ids(self, args: Mapping[str, Any]) -> str:
         plan = self.task.world if self.task else None
-        named = [f"{entity_noun(k)} {v}" for k, v in args.items() if plan and k in plan.entities]
+        named = [
+            f"{entity_noun(k)} {spoken_id(v)}"
+            for k, v in args.items()
+            if plan and k in plan.entities
+        ]
         return " and ".join(named) or "that request"
 
     def _failure_text(self, tool: str, args: Mapping[str, Any], fault: str) -> str:

@@ -3,7 +3,8 @@
 A GRPO run starts from a weak policy, and the first thing it learns is whatever the reward pays
 for that costs least. :func:`probe_reward` plays a fixed set of trivial policies (unrelated text,
 a blanket refusal, hand-off or question, a claim with no action, an echo of the user, every read
-tool then a claim, the target tool with empty or placeholder arguments, the same call forever)
+tool then a claim, the target tool with empty or placeholder arguments, the same call forever,
+the oracle's calls carrying other details than the person stated)
 on one draw of a spec's tasks, grades every rollout with the reward (``task_checklist`` or the
 user's own judge) and prints each one's pass rate beside the oracle's and the share of tasks
 where that behaviour is actually right. A probe that passes more often than its behaviour is
@@ -57,6 +58,11 @@ class _Probe:
     def start(self, task: Task) -> None:
         self.task = task
         self.calls = 0
+
+    @property
+    def played_oracle(self) -> bool:
+        """Whether this rollout was the oracle's own play (then what it earned is right)."""
+        return False
 
     def __call__(self, observation: Sequence[Mapping[str, Any]]) -> Any:
         raise NotImplementedError
@@ -188,6 +194,65 @@ class RetryForever(_Probe):
         return self.call(tool.name, _plan_args(tool, self.task))
 
 
+class InventedDetails(_Probe):
+    """The oracle's play with every detail the person stated for a target swapped for another
+    value of its field: the right tool on the right record, carrying what nobody asked for (a
+    message sent with other words, a setting switched the other way). On a task that states no
+    detail it has nothing to swap, and replies with unrelated text instead."""
+
+    name, description = (
+        "invented_details",
+        "the oracle's calls, with the stated details swapped for other values",
+    )
+
+    def __init__(self, spec: Spec) -> None:
+        super().__init__(spec)
+        self.oracle = oracle_agent(spec)
+
+    def start(self, task: Task) -> None:
+        super().start(task)
+        self.oracle.start(task)
+        self.swapped = False
+
+    @property
+    def played_oracle(self) -> bool:
+        """Nothing was swapped (the oracle declines, or states the one value a field takes), or
+        the record is missing or the act already done, so no write of any details happens."""
+        state = self.task.world.state if self.task is not None else None
+        return not self.swapped or state in ("missing", "already_done")
+
+    def __call__(self, observation: Sequence[Mapping[str, Any]]) -> Any:
+        assert self.task is not None
+        plan = self.task.world
+        if not any(plan.details.get(t) for t in plan.targets):
+            self.swapped = True  # nothing to swap: not the oracle's play either
+            return pick(list(UNRELATED_TEXTS), "probe-unrelated", self.task.task_id)
+        action = self.oracle(observation)
+        for call in action.get("tool_calls") or () if isinstance(action, dict) else ():
+            fn = call["function"]
+            stated = plan.details.get(fn["name"]) or {}
+            args = json.loads(fn["arguments"])
+            tool = self.spec.tool(fn["name"])
+            for name, value in stated.items():
+                args[name] = _other_value(tool, name, value, self.task.task_id)
+                self.swapped |= args[name] != value
+            fn["arguments"] = json.dumps(args, default=str)
+        return action
+
+
+def _other_value(tool: Tool, name: str, value: Any, seed: str) -> Any:
+    """A value of ``tool``'s field ``name`` other than ``value`` (the flip of a flag)."""
+    if isinstance(value, bool):
+        return not value
+    for i in range(8):
+        other = detail_value(
+            name, tool.properties.get(name), seed, "invented", i, root=tool.parameters
+        )
+        if other != value:
+            return other
+    return value
+
+
 PROBES: dict[str, type[_Probe]] = {
     p.name: p
     for p in (
@@ -200,6 +265,7 @@ PROBES: dict[str, type[_Probe]] = {
         ReadThenClaim,
         PlaceholderTarget,
         RetryForever,
+        InventedDetails,
     )
 }
 
@@ -373,8 +439,13 @@ def probe_reward(
     oracle_rewards = _grade([oracle_rows[i] for i in checkable], judge)
     table = []
     for probe in chosen:
-        rewards = _grade([_play(spec, task, probe(spec)) for task in tasks], judge)
-        right = sum(act in probe.right_when for act in acts) / len(tasks)
+        players = [probe(spec) for _ in tasks]
+        rewards = _grade(
+            [_play(spec, task, p) for task, p in zip(tasks, players, strict=True)], judge
+        )
+        right = sum(
+            act in probe.right_when or p.played_oracle for act, p in zip(acts, players, strict=True)
+        ) / len(tasks)
         table.append(
             ProbeRow(
                 probe.name,

@@ -154,6 +154,8 @@ class SimulatedUser:
 
     def _which(self, ask: Ask, r: Random) -> str:
         """Which record: its id when the person has not said it, else (two matches) the newest."""
+        if self.task.world.state == "duplicate" and _DUPLICATE.search(ask.text):
+            return r.choice(REPLY["which"])  # "Which one do you mean, the newer or the older?"
         fact = self.person.recall(ask.subject) if ask.subject else None
         if fact is None and ask.subject and self._another_noun(ask.subject):
             # "Which team?" when the person holds no team: not their email instead
@@ -205,7 +207,11 @@ class SimulatedUser:
                 continue
             for match in re.finditer(rf"\b{re.escape(noun)}{_VALUE}", text, re.IGNORECASE):
                 said = match.group(1)
-                if any(c.isdigit() for c in said) and said.lower() != fact.value.lower():
+                # the id as held ("#W0693579" after a "#" lead-in, a phone spelt in groups)
+                held = fact.value.lower().lstrip("#")
+                if any(c.isdigit() for c in said) and not (
+                    said.lower() == held or text[match.start(1) :].lower().startswith(held)
+                ):
                     return fact
         return None
 

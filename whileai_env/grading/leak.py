@@ -49,6 +49,7 @@ HARNESS_WORDS = re.compile(
 _HARNESS_HINTS = ("hidden_", "scenario_", "fault_", "world_state", "rollout_", "privileged")
 _AMOUNT = re.compile(r"[\d.,]*[.,]\d+")
 _EDGE = ".,;:!?()[]{}<>\"'*`"
+_DIGIT_GROUP = re.compile(r"^\+?\d[\d()./-]*$")
 _PRIVILEGED_TEXTS = ("reference", "principle", "rubric")
 
 
@@ -56,10 +57,23 @@ def words_of(text: str) -> list[str]:
     """Lowercase whitespace-separated words of ``text`` with surrounding punctuation stripped, so
     an id or an email (``T-74395``, ``ana@x.io``, ``get_order``) is one word.
 
+    A number spelt in groups (a phone ``+33 3 29 42 94 93``) is one word too.
+
     >>> words_of("Order T-74395 (ana@x.io), get_order: done.")
     ['order', 't-74395', 'ana@x.io', 'get_order', 'done']
+    >>> words_of("matching phone +33 3 29 42 94 93")
+    ['matching', 'phone', '+33 3 29 42 94 93']
     """
-    return list(filter(None, [w.strip(_EDGE) for w in text.lower().split()]))
+    out: list[str] = []
+    for word in text.lower().split():
+        word = word.strip(_EDGE)
+        if not word:
+            continue
+        if out and _DIGIT_GROUP.match(word) and _DIGIT_GROUP.match(out[-1].rsplit(" ", 1)[-1]):
+            out[-1] = f"{out[-1]} {word}"
+        else:
+            out.append(word)
+    return out
 
 
 def _pivots(words: tuple[str, ...], need: int) -> tuple[str, ...]:

@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
-from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, verb_kind
+from whileai_env._util.lexicon import ACTION_VERBS, QUALIFIERS, name_tokens, verb_kind
 from whileai_env.grading import acts, claims
 from whileai_env.grading.findings import Finding, step_evidence
 from whileai_env.grading.trajectory import Trajectory, scalar_text
@@ -62,7 +62,8 @@ _OUT_OF_SCOPE = re.compile(
 )
 #: A hand-off and where it goes: "pass it to a human colleague", "transfer to a human agent".
 _HANDOFF_TO = re.compile(
-    r"\b(?:pass|hand(?: \w+)? (?:off|over)|transfer|escalate|refer|redirect|direct|route|forward|connect|send)"
+    r"\b(?:pass(?:ed)?|hand(?:ed)?(?: \w+)? (?:off|over)|transferr?(?:ed)?|escalated?|referr?(?:ed)?"
+    r"|redirect(?:ed)?|direct(?:ed)?|routed?|forward(?:ed)?|connect(?:ed)?|sent|send)"
     r"(?: (?:it|this|them|him|her|the (?:user|customer|caller|request|conversation|chat)))? (?:on )?(?:to|with) "
     r"(?P<dest>[^.,;:!?]+)"
 )
@@ -223,17 +224,24 @@ def paraphrases(text: str, clause: str, words: frozenset[str]) -> bool:
 
 
 def scope_words(tools: Iterable[str]) -> frozenset[str]:
-    """What a service is about, from its tool names: their nouns (``orders``, ``reservation``),
-    without verbs and without the people a hand-off goes to."""
+    """What a service is about, from its tool names: their nouns (``orders``, ``reservation``,
+    ``contact``), without verbs, qualifiers (``current``), the service's own name and the
+    people a hand-off goes to."""
+    names = [name_tokens(name) for name in tools]
+    # a word of every name (``hubspot_get_contact``, ``hubspot_list_deals`` …) names the service
+    common = set.intersection(*(set(n) for n in names)) if len(names) >= 3 else set()
     out: set[str] = set()
-    for name in tools:
-        for word in name_tokens(name):
+    for words in names:
+        for i, word in enumerate(words):
             if (
                 len(word) >= 3
+                and word not in common
                 and word not in acts.STOPWORDS
                 and word not in PERSON_WORDS
                 and word not in ACTION_VERBS
-                and verb_kind(word) is None
+                and word not in QUALIFIERS
+                # a word that is also a verb is a noun at the end of a longer name (``create_contact``)
+                and (verb_kind(word) is None or 0 < i == len(words) - 1)
             ):
                 out.add(word)
     return frozenset(out)

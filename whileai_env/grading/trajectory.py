@@ -269,6 +269,7 @@ class Trajectory:
         "_tool_texts",
         "assistant",
         "by_tool",
+        "cuts",
         "declared",
         "dims",
         "fault_plan",
@@ -332,6 +333,8 @@ class Trajectory:
             assistant.append((len(cuts), self.final))
         self.over_long = max(self.over_long, read.over_long)
         self.assistant = assistant
+        #: For each assistant turn, how much of :attr:`user_text` had been said before it.
+        self.cuts = cuts
         #: The system prompt as written (clauses are split from it) and lowercase (for lookups).
         self.system_prompt = "\n".join(system)
         self.system = self.system_prompt.lower()

@@ -1,0 +1,158 @@
+"""Whether a target call carried what the person asked for: ``followed_details``.
+
+A task states details beside its entity ids (a send's recipients and subject, a search's query,
+a booking's flights); the target succeeding for the right entity is not enough when the call
+carried other values: an email sent to someone else, the wrong messages deleted, any query
+searched. Only what the person said counts (a detail the user never stated is the agent's to
+choose or to ask for), except on a vague ask, where a change made without asking what it should
+be is no change the person asked for. Values compare leaf by leaf, loosely where people and
+APIs write one value differently:
+
+- case, spaces, ``_`` and ``-`` do not matter (``round trip`` is ``round_trip``); numbers
+  compare as numbers (``69`` is ``69.0``);
+- a date is met by a datetime on that day, and two datetimes by the same instant;
+- free text (four words or more: a body, a note) is met by a value holding half of its words.
+
+>>> match("Round trip", "round_trip"), match("2026-12-14", "2026-12-14T09:00:00Z"), match(3, "3.0")
+(True, True, True)
+>>> match("Tell them the launch moved to Friday", "Hi all, the launch has moved to Friday.")
+True
+>>> match("dana@example.com", "sam@example.com")
+False
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+import re
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from whileai_env.grading import acts
+from whileai_env.grading.findings import Finding, step_evidence
+from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
+
+_SEPARATORS = re.compile(r"[\s_\-]+")
+_DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
+#: Free text: a leaf of this many words or more is matched by its words, not as a whole.
+FREE_TEXT_WORDS = 4
+
+
+def leaves(value: Any) -> Iterator[Any]:
+    """The scalars in ``value``, depth first (a list's items, an object's values)."""
+    if isinstance(value, Mapping):
+        for v in value.values():
+            yield from leaves(v)
+    elif isinstance(value, list | tuple):
+        for v in value:
+            yield from leaves(v)
+    elif value is not None:
+        yield value
+
+
+def _plain(value: Any) -> str:
+    text = scalar_text(value) or str(value)
+    return _SEPARATORS.sub(" ", text.strip().lower()).strip()
+
+
+def _number(value: Any) -> float | None:
+    if isinstance(value, bool):
+        return None
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None  # "INF", "nan" are words here
+
+
+def _instant(text: str) -> dt.datetime | None:
+    try:
+        moment = dt.datetime.fromisoformat(text.strip().replace("Z", "+00:00"))
+    except ValueError:
+        return None
+    return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
+
+
+def match(stated: Any, sent: Any) -> bool:
+    """Whether ``sent`` (a leaf of the call) carries ``stated`` (a leaf the person said)."""
+    if isinstance(stated, bool) or isinstance(sent, bool):
+        return _plain(stated) == _plain(sent)
+    a, b = _number(stated), _number(sent)
+    if a is not None and b is not None:
+        return abs(a - b) <= 1e-9 * max(1.0, abs(a))
+    said, given = _plain(stated), _plain(sent)
+    if said == given:
+        return True
+    if isinstance(stated, str) and isinstance(sent, str):
+        if _DATE.match(stated.strip()):
+            return sent.strip().startswith(stated.strip())
+        when, then = _instant(stated), _instant(sent)
+        if when is not None and then is not None and "T" in stated and "T" in sent:
+            return when == then
+        words = acts.content_words(stated)
+        if len(stated.split()) >= FREE_TEXT_WORDS and words:
+            return 2 * len(acts.shared(acts.content_words(sent), words)) >= len(words)
+    return False
+
+
+def _said(value: Any, user_text: str) -> bool:
+    """Whether the person said ``value`` (lowercase ``user_text``), as written or spelt with
+    spaces for ``_``/``-``; free text counts when half its words were said."""
+    if isinstance(value, bool):  # said as the opener says it: "with on set to no"
+        return re.search(r"\b(?:yes|no|true|false)\b", user_text) is not None
+    text = scalar_text(value) or str(value)
+    low = text.lower()
+    if len(low) < 4 or low.replace(".", "").isdigit():  # "4", "yes": only as a word of its own
+        return re.search(rf"(?<![\w.]){re.escape(low)}(?![\w]|\.\d)", user_text) is not None
+    if low in user_text or _plain(text) in _SEPARATORS.sub(" ", user_text):
+        return True
+    if isinstance(value, str) and len(value.split()) >= FREE_TEXT_WORDS:
+        words = acts.content_words(value)
+        heard = acts.content_words(user_text)
+        return bool(words) and 2 * len(acts.shared(heard, words)) >= len(words)
+    return False
+
+
+def said_details(t: Trajectory, tool: str) -> dict[str, list[Any]]:
+    """Per argument of ``tool``, the leaves of the task's stated details the person said. On a
+    vague ask every stated detail counts: the person says what they want when asked, and a
+    write made without asking is not theirs."""
+    details = t.world.get("details")
+    stated = details.get(tool) if isinstance(details, Mapping) else None
+    vague = t.dims.get("ask") == "vague"
+    out: dict[str, list[Any]] = {}
+    for arg, value in (stated or {}).items() if isinstance(stated, Mapping) else ():
+        heard = [leaf for leaf in leaves(value) if vague or _said(leaf, t.user_text)]
+        if heard:
+            out[arg] = heard
+    return out
+
+
+def _carries(step: Step, wanted: Mapping[str, list[Any]]) -> str | None:
+    """The first argument whose said leaves ``step`` does not carry, or ``None``."""
+    for arg, heard in wanted.items():
+        sent = list(leaves(step.args.get(arg)))
+        if not all(any(match(leaf, s) for s in sent) for leaf in heard):
+            return arg
+    return None
+
+
+def followed_details(t: Trajectory, tool: str, calls: list[Step]) -> Finding | None:
+    """``None`` when a successful call of ``tool`` carried every detail the person said for it
+    (or, when none succeeded, the last one tried: a fault does not excuse other values)."""
+    wanted = said_details(t, tool)
+    ok = [s for s in calls if s.succeeded] or calls[-1:]
+    if not wanted or not ok:
+        return None
+    missed = [(s, _carries(s, wanted)) for s in ok]
+    if any(arg is None for _, arg in missed):
+        return None
+    step, arg = missed[-1]
+    assert arg is not None
+    return Finding(
+        "followed_details",
+        "wrong_details",
+        f"{tool} was called with {arg}={step.args.get(arg)!r}, not the {wanted[arg]!r} the person asked for",
+        step_evidence(step.index, tool, argument=arg),
+    )
