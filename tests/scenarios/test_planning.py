@@ -117,3 +117,33 @@ def test_a_task_on_a_capping_rule_states_an_amount_within_the_cap_unless_it_push
     ]
     calm = [t for t in ruled if t.cell.stance != "adversarial"]
     assert calm and all(t.world.details["issue_refund"]["amount"] <= 500 for t in calm)
+
+
+def test_an_update_whose_every_optional_field_names_records_is_asked_to_change_one():
+    """``modify_email(messageId, addLabelIds?, removeLabelIds?)``: labels are ids, and the change
+    (a user's mail spec got "change message msg_687992" and a call that changed nothing 91 of
+    91 times)."""
+    labels = {"type": "array", "items": {"type": "string"}}
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "modify_email",
+                "description": "Modify email labels.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "messageId": {"type": "string"},
+                        "addLabelIds": labels,
+                        "removeLabelIds": labels,
+                    },
+                    "required": ["messageId"],
+                },
+            }
+        ]
+    )
+    stated = [
+        t.world.details.get("modify_email")
+        for t in wenv.draw_tasks(spec, 40, seed=4)
+        if t.cell.tool == "modify_email"
+    ]
+    assert stated and all(s and set(s) <= {"addLabelIds", "removeLabelIds"} for s in stated)

@@ -29,3 +29,12 @@ def test_a_repositorys_owner_is_an_account_a_records_owner_a_person():
     beside_repo = field("owner", {"description": "Repository owner"}, siblings=frozenset({"repo"}))
     assert string_concept(beside_repo) == "username"
     assert string_concept(field("owner", {"description": "Who owns the ticket"})) == "person_name"
+
+
+def test_a_field_its_description_calls_an_email_address_holds_one():
+    """A mail filter's ``forward`` ("Email address to forward matching emails to") and ``cc``
+    ("List of CC recipients") held ``worker-forward`` and ``frontend-cc`` in a user's spec."""
+    forward = field("forward", {"description": "Email address to forward matching emails to"})
+    assert string_concept(forward) == "email"
+    assert string_concept(field("cc", {"description": "List of CC recipients"})) == "email"
+    assert string_concept(field("forward", {"description": "Whether to forward it"})) != "email"

@@ -100,8 +100,16 @@ def _entity(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
     return locator_value(name, schema, *key, root=tool.parameters, spec=spec, noun=noun, person=key)
 
 
+def _names_ids(name: str) -> bool:
+    """An argument that holds other records' ids (``addLabelIds``, ``parent_id``)."""
+    return name_tokens(name)[-1:] in (["id"], ["ids"], ["uuid"])
+
+
 def _detail(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
-    """A detail the task's user states for ``tool``'s argument ``name`` (one person per task)."""
+    """A detail the task's user states for ``tool``'s argument ``name`` (one person per task):
+    another record's id (``addLabelIds``) in the spec's format for that record's ids."""
+    if _names_ids(name):
+        return _entity(spec, tool, name, (*key, "detail"))
     noun = profile_for(spec).tools[tool.name].name_noun
     return detail_value(
         name,
@@ -158,24 +166,23 @@ def _one_change(
     """One field an update changes, when its schema requires none beyond the record's locators:
     an update asked for with nothing to change ("update hotel 100") is a call that does
     nothing, which the person could not say and the agent could not get right. The first
-    optional field, in a seeded order, whose value makes a valid call; ``{}`` when none does."""
+    optional field, in a seeded order, whose value makes a valid call; when every optional field
+    names another record (``modify_email(messageId, addLabelIds, removeLabelIds)``), one of those;
+    ``{}`` when none does."""
     from whileai_env.world.validation import schema_validator
 
     props = tool.properties
-    candidates = [
-        n
-        for n in props
-        if n not in locs
-        and argument_role(n, props.get(n)) != "locator"
-        and not set(name_tokens(n)) & _NOT_CHANGES
-    ]
-    candidates.sort(key=lambda n: hex_id("update-change", *key, tool.name, n))
+    free = [n for n in props if n not in locs and not set(name_tokens(n)) & _NOT_CHANGES]
+    plain = [n for n in free if argument_role(n, props.get(n)) != "locator"]
     validator = schema_validator(tool.parameters)
     base = {n: entities[n] for n in locs if n in entities}
-    for name in candidates:
-        value = _detail(spec, tool, name, key)
-        if value is not None and validator.is_valid({**base, name: value}):
-            return {name: value}
+    ids = [n for n in free if n not in plain and n not in tool.required and _names_ids(n)]
+    for candidates in (plain, ids):
+        candidates.sort(key=lambda n: hex_id("update-change", *key, tool.name, n))
+        for name in candidates:
+            value = _detail(spec, tool, name, key)
+            if value is not None and validator.is_valid({**base, name: value}):
+                return {name: value}
     return {}
 
 

@@ -138,13 +138,15 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
 
     >>> argument_role("order_id"), argument_role("status"), argument_role("body")
     ('locator', 'finding', 'text')
+    >>> argument_role("message_body"), argument_role("messageIds")
+    ('text', 'locator')
     """
     words = name_tokens(name)
     if not words:
         return "text"
     last = words[-1]
     if last in _FREE_TEXT_WORDS or (
-        len(words) > 1 and words[0] in _FREE_TEXT_WORDS and last != "id"
+        len(words) > 1 and words[0] in _FREE_TEXT_WORDS and last not in ("id", "ids")
     ):
         return "text"
     if last in (

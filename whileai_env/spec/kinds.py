@@ -55,8 +55,18 @@ def normalise_kind(kind: str) -> str:
 def _joined(name: str, verbs: list[evidence.Verb]) -> KindFinding | None:
     """``get_or_create_user``, ``create_or_update_file``: verbs joined by and/or write, and an
     upsert is an update."""
-    joined = {"or", "and"} & set(name_tokens(name))
-    writes = [v for v in verbs if v.kind in WRITE_KINDS]
+    tokens = name_tokens(name)
+    joined = {"or", "and"} & set(tokens)
+    # the verbs beside the joining word: ``get_or_create_label`` joins get and create, and its
+    # noun ("label", also a verb) is no part of the join
+    beside = {
+        tokens[j]
+        for i, w in enumerate(tokens)
+        if w in joined
+        for j in (i - 1, i + 1)
+        if 0 <= j < len(tokens)
+    }
+    writes = [v for v in verbs if v.kind in WRITE_KINDS and v.word in beside]
     if not (joined and writes):
         return None
     verb = next((v for v in writes if v.kind == "update"), writes[0])

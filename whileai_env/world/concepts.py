@@ -345,10 +345,20 @@ def _time(f: Field) -> str | None:
     return None
 
 
+#: A description that says first that the field is an email address.
+_EMAIL_FIRST = re.compile(
+    r"^(?:the |an? )?(?:e-?mail address|e-?mail of|e-?mail to|e-?mail where)\b"
+)
+
+
 def _contact(f: Field) -> str | None:
     if f.has("email", "mail") and not f.has("mailbox"):
         return "email"
-    if f.last in ("to", "cc", "bcc", "recipient", "sender", "from") and f.says("email", "address"):
+    if f.last in ("to", "cc", "bcc", "recipient", "recipients", "sender", "from") and f.says(
+        "email", "address", "recipient"
+    ):
+        return "email"
+    if _EMAIL_FIRST.match(f.text):  # "Email address to forward matching emails to"
         return "email"
     if f.has("phone", "mobile", "telephone", "tel", "msisdn", "fax"):
         return "phone"

@@ -24,7 +24,7 @@ from whileai_env.spec.evidence import is_computation
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.naming import slug
 from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
-from whileai_env.world.roles import Roles, find_roles
+from whileai_env.world.roles import Roles, find_roles, is_zone_argument
 from whileai_env.world.validation import ArgumentValidator
 
 _STOP = frozenset(
@@ -243,8 +243,13 @@ _MONEY_WORDS = frozenset(
         "conversion",
     }
 )
+_CLOCK_WORDS = frozenset({"time", "date", "datetime", "timestamp", "clock", "now", "today"})
+_CLOCK_QUALIFIERS = frozenset(
+    {"current", "local", "present", "utc", "unix", "iso", "in", "zone", "timezone", "day", "of"}
+)
 _CURRENCY_WORDS = frozenset({"currency", "currencies", "exchange", "fx", "forex", "money"})
 _CHECK_VERBS = frozenset({"check", "verify", "validate", "confirm", "is", "can", "has"})
+_CONTACT_WORDS = frozenset({"phone", "mobile", "email", "telephone", "cell"})
 _HANDOFF_WORDS = frozenset({"human", "handoff", "operator", "live"})
 ID_LIKE = re.compile(r"(?:_id|_ids|_uuid|Id|Ids|^id|^uuid)$")
 REF_LIKE = re.compile(
@@ -454,9 +459,11 @@ def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool
         return "handoff"
     if tool.is_write:
         return "write"
+    if _tells_time(tool, tokens):
+        return "clock"
     if is_computation(tool.name, tool.description, tool.parameters, tool.output_schema):
         return "money" if words & _CURRENCY_WORDS or _names_currency(tool) else "compute"
-    if first in _LIST_VERBS or plural:
+    if first in _LIST_VERBS or verb_of(tool.name) in _LIST_VERBS or plural:
         return "list"
     if words & _MONEY_WORDS or (
         words & {"rate", "rates"} and words & {"exchange", "currency", "fx"}
@@ -465,6 +472,28 @@ def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool
     if first in _CHECK_VERBS and not words & {"status", "state"}:
         return "check"
     return "record"
+
+
+def _tells_time(tool: Tool, tokens: list[str]) -> bool:
+    """A read whose answer is the time itself: ``get_current_time(timezone)``, ``get-date-time``,
+    ``get_current_timestamp()``, ``convert_time(source_timezone, time, target_timezone)``. Its
+    name speaks only of time (a verb aside), and it takes no locator: ``get_time_entries`` and
+    ``get_delivery_time(order_id)`` are about records, not the clock."""
+    words = {w for w in tokens if w not in ACTION_VERBS}
+    zones = [a for a in tool.properties if is_zone_argument(a)]
+    if {"convert", "conversion"} & set(tokens) and len(zones) >= 2:
+        return bool(words & _CLOCK_WORDS)
+    others = [a for a in tool.properties if a not in zones]
+    return (
+        bool(words & _CLOCK_WORDS)
+        and words <= _CLOCK_WORDS | _CLOCK_QUALIFIERS
+        and not any(a in tool.required for a in others)
+        and not any(
+            argument_role(a, s if isinstance(s, Mapping) else None) == "locator"
+            for a, s in tool.properties.items()
+            if a in others
+        )
+    )
 
 
 def _names_currency(tool: Tool) -> bool:
@@ -512,7 +541,15 @@ def _profile_tool(tool: Tool) -> ToolProfile:
             if has_template(noun) and noun not in referenced
             else _VERB_NOUNS.get(verb or "", noun)
         )
-        new_ids = tuple(a for a in locators if nouns[a] == created and not REF_LIKE.search(a))
+        # a new person's own phone or email (``add_contact(name, phone_number)``) is theirs, not
+        # a reference to a record that must already exist
+        own = is_person(created or "")
+        new_ids = tuple(
+            a
+            for a in locators
+            if nouns[a] == created
+            and (not REF_LIKE.search(a) or (own and bool(_CONTACT_WORDS & set(name_tokens(a)))))
+        )
     candidates = [a for a in locators if a not in new_ids]
     plain = [
         a

@@ -17,6 +17,7 @@ from typing import Any
 from whileai_env._util.hashing import canonical_json, unit
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.calculator import OPERATION_NAMES, CalculatorError, apply_operation, evaluate
+from whileai_env.world.clock import clock
 from whileai_env.world.compute import compute as computed_value
 from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.naming import resolve_field, slug, status_field, word_set
@@ -156,6 +157,15 @@ def _subject(call: Call) -> tuple[str, str] | None:
         if call.present(arg):
             return arg, str(call.args[arg])
     return None
+
+
+def _each_subject(call: Call) -> list[Entity]:
+    """The entities a primary locator holding a list of ids names (``messageIds``), each one."""
+    p = call.profile
+    value = call.args.get(p.primary) if p.primary is not None else None
+    if p.primary is None or not isinstance(value, list):
+        return []
+    return [call.store.entity(p.nouns[p.primary], ident) for ident in named_ids(value)]
 
 
 def _subject_entity(call: Call) -> tuple[str, Entity] | None:
@@ -429,6 +439,8 @@ def listing(call: Call) -> dict[str, Any]:
         link = store.field_for(noun, subject[0])
         filters[link or subject[0]] = call.args[subject[0]]
     ids = _listed_ids(call, subject, noun, whole=not filters)
+    if subject is not None and subject[0] == id_key:
+        ids = [subject[1]]  # filtered by the listed record's own id: that record alone
     query = _query(call)
     if query:
         ids = _searched(store, noun, ids, query)
@@ -712,7 +724,8 @@ def write(call: Call) -> dict[str, Any]:
         ent = _keyless_entity(call)
     now = iso(call.now)
     if p.removes:
-        store.remove(ent)
+        for gone in _each_subject(call) or [ent]:  # a batch delete removes every id it names
+            store.remove(gone)
         return ok(call.echo(), deleted=True, deleted_at=now, **flags)
     verb = p.verb or ""
     name_noun = p.name_noun
@@ -762,13 +775,17 @@ def write(call: Call) -> dict[str, Any]:
 
 
 #: A record's history: a record made just now has none (no comments from before it existed).
-_HISTORY = frozenset({"comments", "replies", "notes", "history", "activity", "activities"})
+_HISTORY = frozenset(
+    {"comments", "replies", "notes", "history", "activity", "activities", "attachments"}
+)
+#: When a record was made, by the verb of its making: a message just sent was sent now.
+_MADE_AT = ("sent_at", "submitted_at", "posted_at", "placed_at", "filed_at", "booked_at")
 
 
 def _fresh(record: dict[str, Any], now: str, written: list[str]) -> None:
     """A record made ``now`` looks new: updated when made, and no history it could not have
     (what the create call itself wrote stays)."""
-    for key in ("updated_at", "modified_at", "last_updated"):
+    for key in ("updated_at", "modified_at", "last_updated", *_MADE_AT):
         if key in record and key not in written:
             record[key] = now
     for key in _HISTORY & set(record):
@@ -800,7 +817,7 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
     store.create(noun, ident, rec).written = tuple(dict.fromkeys(written))
     id_key = call.spec.id_key(noun)
     echo = call.echo()
-    if id_key in echo:
+    if id_key in echo and str(echo[id_key]) != ident:
         id_key = f"{p.verb or 'new'}_{id_key}"
     ids_field, children_field = f"{slug(noun)}_ids", f"{slug(noun)}s"
     for arg in p.checked:
@@ -941,4 +958,5 @@ BUILDERS: dict[str, Callable[[Call], dict[str, Any]]] = {
     "handoff": handoff,
     "calculator": calculator,
     "compute": compute,
+    "clock": clock,
 }

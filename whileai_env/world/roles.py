@@ -175,6 +175,19 @@ class Roles:
         return next((p for p in self.paths if p != self.destination), None)
 
 
+_ZONE_WORDS = frozenset({"timezone", "tz", "zone"})
+
+
+def is_zone_argument(name: str) -> bool:
+    """An argument that names a time zone (``timezone``, ``timeZone``, ``target_tz``).
+
+    >>> is_zone_argument("timeZone"), is_zone_argument("source_tz"), is_zone_argument("time")
+    (True, True, False)
+    """
+    words = set(name_tokens(name))
+    return bool(words & _ZONE_WORDS)
+
+
 def _first(
     props: Mapping[str, Any], words: frozenset[str], skip: tuple[str, ...] = ()
 ) -> str | None:

@@ -440,8 +440,13 @@ class Walker:
         f = _field(name, schema, scope)
         concept = number_concept(f) or ("number_id" if f.locator else None)
         low, high, whole = NUMBER_RANGES.get(concept or "", (1, 100, False))
-        if concept == "epoch":
-            low, high = scope.now - 30 * 86_400, scope.now + 30 * 86_400
+        if concept == "epoch":  # a write's moment lies ahead (a reminder), a read's behind
+            ahead = tense(f, scope) in ("future", "later")
+            low, high = (
+                (scope.now + 3_600, scope.now + 30 * 86_400)
+                if ahead
+                else (scope.now - 30 * 86_400, scope.now - 3_600)
+            )
         whole = integer or whole
         r = scope.rng("number", name)
         bounds = _bounds(schema, f)

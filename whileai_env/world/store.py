@@ -229,8 +229,8 @@ class Store:
             return cached
         if text in self.plan.values:
             result = self.plan.state != "missing"
-        elif text in self.known:
-            result = True
+        elif text in self.known or text in self.plan.stated:
+            result = True  # shown by the world, or another record the person names in passing
         else:
             result = unit(self.key, "exists", text) < self.exists_share
         self._exists[text] = result

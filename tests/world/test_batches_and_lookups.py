@@ -1,0 +1,105 @@
+"""Batch writes, exact-id searches, namespaced searches and new contacts (trial users' mail,
+phone and CRM specs: a batch delete deleted nothing, a search by a reminder's id listed other
+reminders, ``hubspot_search`` answered one made-up record, and adding a contact for a new
+phone number answered ``not_found``)."""
+
+from __future__ import annotations
+
+import whileai_env as wenv
+from whileai_env.world.profile import profile_for
+
+_IDS = {"type": "array", "items": {"type": "string"}, "description": "List of message IDs"}
+
+
+def _tool(name: str, props: dict, required: tuple[str, ...] = ()) -> dict:
+    body = {"type": "object", "properties": props, "required": list(required)}
+    return {"name": name, "description": f"{name.replace('_', ' ')}.", "parameters": body}
+
+
+MAIL = [
+    _tool("read_email", {"messageId": {"type": "string"}}, ("messageId",)),
+    _tool("search_emails", {"query": {"type": "string"}}, ("query",)),
+    _tool("batch_delete_emails", {"messageIds": _IDS}, ("messageIds",)),
+]
+
+
+def test_a_batch_delete_removes_every_id_it_names():
+    world = wenv.World(wenv.load_spec(tools=MAIL), seed=1, options={"exists_share": 1.0})
+    listed = [i["messageId"] for i in world.call("search_emails", {"query": "invoice"})["items"]]
+    assert len(listed) >= 2
+    assert world.call("batch_delete_emails", {"messageIds": listed[:2]})["status"] == "ok"
+    for ident in listed[:2]:
+        assert world.call("read_email", {"messageId": ident})["error"]["code"] == "not_found"
+    after = {i["messageId"] for i in world.call("search_emails", {"query": "invoice"})["items"]}
+    assert not after & set(listed[:2])
+
+
+def test_a_search_by_a_records_own_id_lists_that_record_alone():
+    tools = [
+        _tool(
+            "search_reminder", {"reminder_id": {"type": "string"}, "content": {"type": "string"}}
+        ),
+        _tool("get_reminder", {"reminder_id": {"type": "string"}}, ("reminder_id",)),
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=2, options={"exists_share": 1.0})
+    for n in range(5):
+        items = world.call("search_reminder", {"reminder_id": f"REM-10{n}"})["items"]
+        assert [i["reminder_id"] for i in items] == [f"REM-10{n}"]
+
+
+def test_a_search_after_a_service_name_is_a_search():
+    tools = [
+        _tool("hubspot_search", {"query": {"type": "string"}}),
+        _tool("hubspot_get_contact", {"contactId": {"type": "string"}}, ("contactId",)),
+    ]
+    assert profile_for(wenv.load_spec(tools=tools)).tools["hubspot_search"].family == "list"
+
+
+def test_a_new_contacts_own_phone_is_no_reference_that_must_exist():
+    tools = [
+        _tool(
+            "add_contact",
+            {"name": {"type": "string"}, "phone_number": {"type": "string"}},
+            ("name", "phone_number"),
+        ),
+        _tool("search_contacts", {"phone_number": {"type": "string"}}),
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=3, options={"exists_share": 0.0})
+    made = world.call("add_contact", {"name": "Ada Lovelace", "phone_number": "+14155550123"})
+    assert made["status"] == "ok", made
+    found = world.call("search_contacts", {"phone_number": "+14155550123"})["items"]
+    assert [i.get("name") for i in found] == ["Ada Lovelace"]
+
+
+def test_a_message_just_sent_reads_back_as_sent_now_with_nothing_attached():
+    tools = [
+        _tool(
+            "send_email",
+            {"to": {"type": "array", "items": {"type": "string"}}, "subject": {"type": "string"}},
+            ("to", "subject"),
+        ),
+        _tool("read_email", {"messageId": {"type": "string"}}, ("messageId",)),
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=1)
+    sent = world.call("send_email", {"to": ["ana.lind@telia.se"], "subject": "Hi"})
+    read = world.call("read_email", {"messageId": sent["messageId"]})
+    assert read["subject"] == "Hi" and read.get("attachments", []) == []
+    assert read.get("sent_at", sent["created_at"]) == sent["created_at"]
+
+
+def test_a_moment_a_write_states_as_an_epoch_lies_ahead_of_the_clock():
+    when = {"type": "integer", "description": "POSIX timestamp of the reminder"}
+    tools = [
+        _tool(
+            "add_reminder",
+            {"content": {"type": "string"}, "reminder_timestamp": when},
+            ("content", "reminder_timestamp"),
+        )
+    ]
+    spec = wenv.load_spec(tools=tools)
+    stated = [
+        t.world.details["add_reminder"]["reminder_timestamp"]
+        for t in wenv.draw_tasks(spec, 30, seed=2)
+        if "add_reminder" in t.world.details
+    ]
+    assert stated and all(s > 1_796_040_000 for s in stated)
