@@ -557,3 +557,70 @@ def _answer(task: wenv.Task, spec: wenv.Spec, question: str) -> str:
         {"role": "assistant", "content": question},
     ]
     return SimulatedUser(task, spec=spec).reply(messages) or ""
+
+
+def test_two_matches_are_told_apart_by_which_is_newer_not_by_the_id_again():
+    task = _cancel_task(ask="tool", world_state="duplicate")
+    order = task.world.entities["order_id"]
+    (answer,) = _ask(
+        task,
+        f"I found two records matching order {order}. Which one do you mean, the newer one or the older one?",
+    )
+    assert order not in answer and re.search(r"recent|newer|this month", answer), answer
+
+
+def test_a_detail_asked_for_by_what_it_does_is_given():
+    """ "What should the message say?" asks for its content, "When …?" for its time, and a field
+    of a stated record (a deal's ``properties.amount``) for its value (a user's phone and CRM
+    specs got "No idea" for all three)."""
+    tools = [
+        {
+            "name": "send_message",
+            "description": "Send a text message.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "phone_number": {"type": "string"},
+                    "content": {"type": "string"},
+                    "send_at": {"type": "string", "format": "date-time"},
+                },
+                "required": ["phone_number", "content", "send_at"],
+            },
+        },
+        {
+            "name": "create_deal",
+            "description": "Create a deal.",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "properties": {
+                        "type": "object",
+                        "properties": {
+                            "amount": {"type": "number"},
+                            "dealname": {"type": "string"},
+                        },
+                        "required": ["amount", "dealname"],
+                    }
+                },
+                "required": ["properties"],
+            },
+        },
+    ]
+    spec = wenv.load_spec(tools=tools)
+    tasks = wenv.draw_tasks(spec, 60, seed=2, fault_rate=0)
+
+    def answer(tool: str, question: str) -> tuple[str, dict]:
+        task = next(t for t in tasks if t.cell.tool == tool and t.cell.ask != "vague")
+        user = SimulatedUser(task, spec=spec)
+        said = [
+            {"role": "user", "content": task.opener},
+            {"role": "assistant", "content": question},
+        ]
+        return user.reply(said) or "", task.world.details[tool]
+
+    text, stated = answer("send_message", "What should the message say?")
+    assert stated["content"].rstrip(".") in text
+    when, stated = answer("send_message", "When would you like it sent?")
+    assert stated["send_at"][:10] in when
+    amount, stated = answer("create_deal", "What is the amount?")
+    assert spoken_value(stated["properties"]["amount"]) in amount

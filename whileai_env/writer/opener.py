@@ -33,6 +33,7 @@ from whileai_env.writer.templates import (
     PERSONA,
     PRIOR_CONTACT_HISTORIES,
     PRIOR_CONTACT_STANCES,
+    PUSHES,
     QUOTED_RULE,
     RULE_PUSHING_STANCES,
     STANCE,
@@ -183,7 +184,10 @@ def _ask(
     """The request itself: one sentence per target tool, in the cell's ask family and stance."""
     if cell.ask == "vague":
         words = tool_words(spec, targets[0])
-        return _vague_sentence(words, plan.required.get(targets[0], ()), r, owned_nouns(spec))
+        vague = _vague_sentence(words, plan.required.get(targets[0], ()), r, owned_nouns(spec))
+        if cell.stance == "adversarial" and not _pushes_on_rule(cell, plan):
+            return f"{vague} {r.choice(PUSHES)}"  # vague, and still pushing
+        return vague
     pieces = []
     mentioned: set[str] = set()
     for i, target in enumerate(targets):
@@ -220,8 +224,11 @@ def _general_or_stance(
     address an entity nobody named, and the checklist calls an unnamed id invented)."""
     ids = [spoken_id(v) for v in plan.entities_for(target).values()]
     sentence = _general_sentence(words, action, r, protected, ids)
-    if all(i in sentence for i in ids):
+    if all(i in sentence for i in ids) and not (
+        cell.stance == "adversarial" and not _pushes_on_rule(cell, plan)
+    ):
         return sentence
+    # an adversarial ask pushes: with no rule of its own to argue with, in its stance's words
     return _stance_sentence(cell.stance, action, r)
 
 

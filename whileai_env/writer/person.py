@@ -82,6 +82,28 @@ _HOLDER_FACTS = {
 }
 
 
+#: A question about what something says or holds ("What should the message say?").
+_SAYING = frozenset({"say", "said", "contain", "read", "write", "wording"})
+#: The fields such a question, or a "when" question, asks for.
+_TEXT_FIELDS = frozenset({"content", "body", "text", "message", "note", "description"})
+_TIME_FIELDS = frozenset({"date", "time", "timestamp", "datetime", "at", "due", "deadline", "when"})
+
+
+def _nested_facts(name: str, value: Any, schema: Any, known: list[Fact]) -> list[Fact]:
+    """The fields of a stated record (``properties: {"amount": 805.77, "dealname": …}``), each a
+    fact of its own, so a question about one of them gets its value."""
+    if not isinstance(value, Mapping):
+        return []
+    props = schema.get("properties") if isinstance(schema, Mapping) else None
+    out = []
+    for key, inner in value.items():
+        sub = props.get(key) if isinstance(props, Mapping) else None
+        said = spoken_value(inner, sub)
+        if said and not isinstance(inner, Mapping | list) and all(f.key != key for f in known):
+            out.append(Fact(str(key), " ".join(name_tokens(str(key))), said))
+    return out
+
+
 @lru_cache(maxsize=4096)
 def _names(key: str, label: str, entity: bool, described: str = "") -> frozenset[tuple[str, ...]]:
     """Every way a question may name a fact: its label, its argument's words, what its schema
@@ -143,6 +165,7 @@ class Person:
                 if said and all(f.key != name for f in out):
                     described = _short_name(schemas.get(name))
                     out.append(Fact(name, " ".join(name_tokens(name)), said, described=described))
+                out.extend(_nested_facts(name, value, schemas.get(name), out))
         return out
 
     def _tool(self, name: str) -> Tool | None:
@@ -159,6 +182,9 @@ class Person:
         words = _words(subject)
         if not words:
             return None
+        told = self._by_meaning(words)
+        if told is not None:
+            return told
         scored = [
             (_match(words, _names(f.key, f.label, f.entity, f.described)), -i, f)
             for i, f in enumerate(self.facts)
@@ -171,6 +197,22 @@ class Person:
                 self._personal(words) or (held if score else None) or self._argument(words)
             )
         return self._drawn[subject]
+
+    def _by_meaning(self, words: tuple[str, ...]) -> Fact | None:
+        """A detail a question asks for by what it does rather than by its name: "What should the
+        message say?" asks for its text, "When …?" (subject ``date``) for its time, when no fact
+        is named so."""
+        if any(
+            _match(words, _names(f.key, f.label, f.entity, f.described)) >= 2 for f in self.facts
+        ):
+            return None
+        if set(words) & _SAYING:
+            wanted = _TEXT_FIELDS
+        elif words in (("date",), ("time",)):
+            wanted = _TIME_FIELDS
+        else:
+            return None
+        return next((f for f in self.facts if not f.entity and set(_words(f.key)) & wanted), None)
 
     def _personal(self, words: tuple[str, ...]) -> Fact | None:
         """The person's own data, drawn once per task: name, email, phone, date of birth … The
