@@ -78,3 +78,20 @@ def test_ids_worded_differently_or_nullable_do_not_conflict(tmp_path):
         ],
     )
     assert not any(line.startswith("Id conflicts") for line in lines), lines
+
+
+def test_check_spec_names_each_argument_no_value_can_satisfy(tmp_path):
+    lines = _check(
+        tmp_path,
+        [
+            _tool("add_reminder", "at", {"type": "integer", "minimum": 10, "maximum": 5}),
+            _tool("set_mode", "mode", {"type": "string", "enum": []}),
+            _tool("get_invoice", "invoice_id", {"type": "string"}),
+        ],
+    )
+    start = next(i for i, line in enumerate(lines) if line.startswith("Unsatisfiable schemas"))
+    assert lines[start].startswith("Unsatisfiable schemas (2)")
+    assert "add_reminder.at: minimum 10 is above maximum 5" in lines[start + 1]
+    assert "set_mode.mode: enum is empty" in lines[start + 2]
+    fine = _check(tmp_path, [_tool("get_invoice", "invoice_id", {"type": "string"})])
+    assert any(line.startswith("Argument schemas: every one can be satisfied") for line in fine)

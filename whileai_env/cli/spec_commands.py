@@ -56,6 +56,7 @@ def check_spec(
         )
     out.print(table)
     _print_id_conflicts(out, spec)
+    _print_unsatisfiable(out, spec)
     if show_values:
         _print_values(out, spec, seed)
     out.print(f"[bold]Policy clauses[/bold] ({len(spec.clauses)})")
@@ -97,6 +98,22 @@ def _print_id_conflicts(out, spec) -> None:
         out.print(f"  [red]![/red] {escape(c.noun)} {c.form}s: no value satisfies every tool")
         for tool, arg, fmt in c.uses:
             out.print(f"      {escape(tool)}.{escape(arg)}  {escape(fmt)}")
+
+
+def _print_unsatisfiable(out, spec) -> None:
+    """The argument schemas no value satisfies (an empty enum, a minimum above the maximum): no
+    call of those tools can be valid, so no task needing them can be done."""
+    from rich.markup import escape
+
+    from whileai_env.spec.unsatisfiable import unsatisfiable
+
+    lines = [line for tool in spec.tools for line in unsatisfiable(tool.name, tool.parameters)]
+    if not lines:
+        out.print("[bold]Argument schemas[/bold]: every one can be satisfied")
+        return
+    out.print(f"[bold]Unsatisfiable schemas[/bold] ({len(lines)}): no call of these can be valid")
+    for line in lines:
+        out.print(f"  [red]![/red] {escape(line)}")
 
 
 def _print_values(out, spec, seed: int) -> None:
