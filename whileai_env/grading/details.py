@@ -9,7 +9,8 @@ be is no change the person asked for. Values compare leaf by leaf, loosely where
 APIs write one value differently:
 
 - case, spaces, ``_`` and ``-`` do not matter (``round trip`` is ``round_trip``); numbers
-  compare as numbers (``69`` is ``69.0``);
+  compare as numbers (``69`` is ``69.0``, ``"$1,576.88"`` is ``1576.88``); a phone number by its
+  digits (``+1 415 555 0100`` is ``(415) 555-0100``);
 - a date is met by a datetime on that day, and two datetimes by the same instant;
 - free text (four words or more: a body, a note) is met by a value holding half of its words.
 
@@ -17,8 +18,10 @@ APIs write one value differently:
 (True, True, True)
 >>> match("Tell them the launch moved to Friday", "Hi all, the launch has moved to Friday.")
 True
->>> match("dana@example.com", "sam@example.com")
-False
+>>> match("+1 415 555 0100", "(415) 555-0100"), match("$1,576.88", 1576.88)
+(True, True)
+>>> match("dana@example.com", "sam@example.com"), match("+1 415 555 0100", "+1 415 555 0199")
+(False, False)
 """
 
 from __future__ import annotations
@@ -34,6 +37,9 @@ from whileai_env.grading.findings import Finding, step_evidence
 from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
+_MONEY_MARKS = re.compile(r"[$€£¥,\s]")
+#: A phone number as people write it: digits with spaces, dashes, dots, brackets, a leading +.
+_PHONE_LIKE = re.compile(r"\+?[\d\s().-]{7,}")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 #: Free text: a leaf of this many words or more is matched by its words, not as a whole.
 FREE_TEXT_WORDS = 4
@@ -59,6 +65,8 @@ def _plain(value: Any) -> str:
 def _number(value: Any) -> float | None:
     if isinstance(value, bool):
         return None
+    if isinstance(value, str):  # "$1,576.88", "€ 20"
+        value = _MONEY_MARKS.sub("", value)
     try:
         number = float(value)
     except (TypeError, ValueError):
@@ -74,10 +82,24 @@ def _instant(text: str) -> dt.datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
+def _phones(stated: Any, sent: Any) -> bool:
+    """Both look like phone numbers, and one is written as one (a ``+``, a space, a bracket)."""
+    a, b = str(stated), str(sent)
+    return (
+        isinstance(stated, str)
+        and bool(_PHONE_LIKE.fullmatch(a) and _PHONE_LIKE.fullmatch(b))
+        and any(c in a + b for c in "+ (")
+        and len(re.sub(r"\D", "", a)) >= 7
+    )
+
+
 def match(stated: Any, sent: Any) -> bool:
     """Whether ``sent`` (a leaf of the call) carries ``stated`` (a leaf the person said)."""
     if isinstance(stated, bool) or isinstance(sent, bool):
         return _plain(stated) == _plain(sent)
+    if _phones(stated, sent):  # "+1 415 555 0100" is "+14155550100" and "(415) 555-0100"
+        a_digits, b_digits = re.sub(r"\D", "", str(stated)), re.sub(r"\D", "", str(sent))
+        return a_digits.endswith(b_digits) or b_digits.endswith(a_digits)
     a, b = _number(stated), _number(sent)
     if a is not None and b is not None:
         return abs(a - b) <= 1e-9 * max(1.0, abs(a))

@@ -152,10 +152,59 @@ def field(
 def _name_words(name: str) -> tuple[tuple[str, ...], tuple[str, ...]]:
     """A field name's words up to an ``or`` (``issue_id_or_url`` → ``issue id``) and their
     singulars, kept per name: every drawn value makes its field again."""
-    words = tuple(name_tokens(name))
+    words = tuple(w for token in name_tokens(name) for w in _compound(token))
     if "or" in words[1:]:
         words = words[: words.index("or", 1)]
     return words, tuple(singular(w) for w in words)
+
+
+#: Words that end a field name run together in lowercase (``closedate``, ``firstname``,
+#: ``jobtitle``, ``dealstage``: HubSpot, Salesforce and many SQL schemas spell them so).
+_COMPOUND_ENDS = (
+    "date",
+    "time",
+    "name",
+    "email",
+    "phone",
+    "title",
+    "address",
+    "stage",
+    "status",
+    "amount",
+    "country",
+    "domain",
+    "industry",
+    "number",
+)
+#: Run-together words that are words of their own (``username`` is no "user name" rule's).
+_WHOLE_WORDS = frozenset(
+    {
+        "username",
+        "filename",
+        "hostname",
+        "pathname",
+        "nickname",
+        "surname",
+        "mandate",
+        "datetime",
+        "runtime",
+        "lifetime",
+        "downtime",
+        "microphone",
+    }
+)
+
+
+def _compound(token: str) -> tuple[str, ...]:
+    """``closedate`` → ``close date``: a lowercase token of a known prefix and a field word."""
+    if len(token) < 7 or token in _WHOLE_WORDS:
+        return (token,)
+    for end in _COMPOUND_ENDS:
+        head = token[: -len(end)]
+        # "candidate", "validate": a head ending in "i" is no word of its own
+        if token.endswith(end) and len(head) >= 3 and head.isalpha() and not head.endswith("i"):
+            return (*_compound(head), end) if len(head) >= 7 else (head, end)
+    return (token,)
 
 
 _STANDARD_CONCEPTS = {
@@ -210,6 +259,8 @@ def _person_part(f: Field) -> str | None:
         "name of the entity", "entity name", "node"
     ):
         return "thing_name"
+    if f.last in COMPANY_NOUNS and len(w) == 1 and not f.locator:
+        return "company"  # a contact's ``company``: the company's name
     if f.last == "name" or (len(w) >= 2 and w[-2:] == ("name", "s")):
         qual = set(f.qualifier) or {f.noun}
         for words, concept in _NAMED_THINGS:
@@ -399,6 +450,8 @@ def _text(f: Field) -> str | None:
         "search"
     ):
         return "query"
+    if last == "title" and f.has("job", "position", "professional"):
+        return "job_title"
     if last in ("title", "subject", "headline", "topic") or (
         last == "summary" and re.search(r"\b(?:title|subject|headline)\b", f.text)
     ):

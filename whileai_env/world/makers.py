@@ -411,6 +411,7 @@ _MAKERS: dict[str, Callable[[Field, random.Random, Scope], list[str]]] = {
     "reason": _simple(ph.REASONS),
     "query": _query,
     "title": _title,
+    "job_title": _simple(ph.JOB_TITLES),
     "commit_message": _simple(v.COMMIT_MESSAGES),
     "text": _text,
     "tag": _simple(ph.TAGS),

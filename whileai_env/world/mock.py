@@ -28,7 +28,7 @@ from __future__ import annotations
 import copy
 import difflib
 import traceback
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -188,8 +188,11 @@ class World:
         )
         return self
 
-    def _noun_of(self, arg: str) -> str:
-        for tp in self._profile.tools.values():
+    def _noun_of(self, arg: str, targets: Sequence[str] = ()) -> str:
+        """The noun argument ``arg`` names: in the task's target tools first (a label tool's
+        ``id`` is a label's, whatever another tool's ``id`` names), then in any tool."""
+        tools = self._profile.tools
+        for tp in [*(tools[t] for t in targets if t in tools), *tools.values()]:
             if arg in tp.nouns:
                 return tp.nouns[arg]
         return locator_noun(arg) or "record"
@@ -517,7 +520,7 @@ def _as_schedule(faults: Any) -> FaultSchedule:
     return FaultSchedule.from_dict(faults)
 
 
-def _plan_view(task: Task | None, noun_of: Callable[[str], str]) -> PlanView:
+def _plan_view(task: Task | None, noun_of: Callable[[str, Sequence[str]], str]) -> PlanView:
     """What the store reads of ``task``'s plan: every id its entities name (each item of a list
     locator too) and every value its user states, so a stated list of paths or ids is as
     present, or as missing, as a single one."""
@@ -525,7 +528,7 @@ def _plan_view(task: Task | None, noun_of: Callable[[str], str]) -> PlanView:
         return PlanView()
     plan = task.world
     values = {ident: k for k, v in plan.entities.items() for ident in named_ids(v)}
-    nouns = {value: noun_of(arg) for value, arg in values.items()}
+    nouns = {value: noun_of(arg, plan.targets) for value, arg in values.items()}
     stated = set(values)
     for per_tool in plan.details.values():
         for value in per_tool.values():

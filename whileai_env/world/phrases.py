@@ -167,6 +167,14 @@ CLOUD_REGIONS = ("us-east-1", "eu-west-1", "ap-southeast-2", "us-west-2", "eu-ce
 MIME_TYPES = ("application/json", "text/plain", "image/png", "application/pdf", "text/csv")
 HTTP_METHODS = ("GET", "POST", "PUT", "PATCH", "DELETE")
 ROLES = ("admin", "editor", "viewer", "member", "owner")
+JOB_TITLES = (
+    "Account Manager",
+    "Software Engineer",
+    "Head of Operations",
+    "Marketing Director",
+    "Procurement Lead",
+    "Customer Success Manager",
+)
 PRIORITIES = ("low", "normal", "high", "urgent")
 STATUSES = ("open", "pending", "active", "closed")
 COLORS = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd")

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import json
 import math
+import re
 import statistics
 from collections.abc import Callable, Mapping
 from typing import Any
@@ -345,11 +346,32 @@ def _clock(call: Call) -> dt.datetime:
 
 
 def _query(call: Call) -> list[str]:
-    """The words of a search's query argument (``query``, ``q``, ``keyword``), lowercase."""
+    """The words of a search's query argument (``query``, ``q``, ``keyword``), lowercase, without
+    its ``field:value`` operators (:func:`_query_fields`)."""
     for arg, value in call.args.items():
         if isinstance(value, str) and word_set(arg) & {"query", "q", "keyword", "search"}:
-            return value.lower().split()
+            return [w for w in value.lower().split() if not _OPERATOR.match(w)]
     return []
+
+
+#: A search operator: ``from:ana@x.io``, ``subject:"Q3 report"``, ``is:unread``, ``label:work``.
+_OPERATOR = re.compile(r'^([A-Za-z_]+):("[^"]*"|\S+)$')
+_OPERATORS = re.compile(r'\b([A-Za-z_]+):("[^"]*"|\S+)')
+
+
+def _query_fields(call: Call, noun: str, sample: Mapping[str, Any]) -> dict[str, str]:
+    """The record fields a search query's operators name, with their values (``from:ana@x.io``
+    on a message search: ``{"from": "ana@x.io"}``): a listed record holds them. An operator the
+    record has no text field for (``is:unread``, ``in:inbox``) narrows nothing."""
+    out: dict[str, str] = {}
+    for arg, value in call.args.items():
+        if not (isinstance(value, str) and word_set(arg) & {"query", "q", "keyword", "search"}):
+            continue
+        for key, said in _OPERATORS.findall(value):
+            target = call.store.field_for(noun, key)
+            if target is not None and isinstance(sample.get(target), str):
+                out[target] = said.strip('"')
+    return out
 
 
 def _searched(store: Any, noun: str, ids: list[str], words: list[str]) -> list[str]:
@@ -434,7 +456,7 @@ def listing(call: Call) -> dict[str, Any]:
     id_key = call.spec.id_key(noun)
     limit = _limit(call)
     sample = store.sample(noun)
-    filters = _filters(call, noun, sample)
+    filters = {**_filters(call, noun, sample), **_query_fields(call, noun, sample)}
     if subject is not None and subject[0] != id_key:
         link = store.field_for(noun, subject[0])
         filters[link or subject[0]] = call.args[subject[0]]
@@ -539,7 +561,7 @@ def _listed_ids(
         stated = [
             v
             for v, arg in store.plan.values.items()
-            if (locator_noun(arg) or call.profile.noun) == noun
+            if (store.plan.nouns.get(v) or locator_noun(arg) or call.profile.noun) == noun
         ]
         if stated and (subject[1] in store.plan.values if subject is not None else True):
             ids = stated[:1] + [i for i in ids if i != stated[0]][: max(0, len(ids) - 1)]

@@ -447,7 +447,8 @@ class Store:
 
     def _apply_details(self, ent: Entity) -> None:
         """Make the record fit what the task's user states: the facts a check compares (date of
-        birth …) are true, and an index a write names (``passenger_index``) is in range."""
+        birth …) are true, an index a write names (``passenger_index``) is in range, and an
+        update already done holds the values it asks for."""
         record = ent.writable()
         for name in self.plan.targets:
             tp = self.spec.tools.get(name)
@@ -456,6 +457,9 @@ class Store:
             for arg, value in (self.plan.details.get(name) or {}).items():
                 if tp.family == "check":
                     set_checked_fact(record, arg, value)
+                elif self.plan.state == "already_done" and tp.kind == "update" and not tp.done:
+                    # the change was made before: the record already holds what is asked for
+                    record[resolve_field(record, arg) or arg] = copy_json(value)
                 elif arg.endswith("_index") and type(value) is int:
                     _grow_list(
                         record, arg[: -len("_index")], value + 1, draw(self.key, "grow", ent.ident)
