@@ -38,3 +38,15 @@ def test_a_field_its_description_calls_an_email_address_holds_one():
     assert string_concept(forward) == "email"
     assert string_concept(field("cc", {"description": "List of CC recipients"})) == "email"
     assert string_concept(field("forward", {"description": "Whether to forward it"})) != "email"
+
+
+def test_run_together_field_names_are_read_by_their_words():
+    """HubSpot-style ``closedate``, ``firstname``, ``jobtitle``, ``company`` held slugs
+    ("frontend-closedate", "reports-company") in a user's CRM spec; words that only end like a
+    field word stay whole."""
+    assert string_concept(field("closedate", {"type": "string"})) == "date"
+    assert string_concept(field("firstname", {"type": "string"})) == "first_name"
+    assert string_concept(field("jobtitle", {"type": "string"})) == "job_title"
+    assert string_concept(field("company", {"type": "string"})) == "company"
+    for whole in ("candidate", "username", "velocity", "timestamp"):
+        assert field(whole, {}).words == (whole,)
