@@ -23,7 +23,6 @@ import json
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.hashing import pick, unit
@@ -243,9 +242,8 @@ def _action(tool: str, ids: str) -> str:
     return " ".join(p for p in (verb, what, f"for {ids}" if named else "") if p)
 
 
-@lru_cache(maxsize=64)
-def _governed_writes(system_prompt: str, writes: tuple[str, ...]) -> frozenset[str]:
-    return frozenset(governed(consent_rules(system_prompt), writes))
+#: Per spec (by content hash): the writes its rules ask the go-ahead for.
+_GO_AHEAD: dict[str, frozenset[str]] = {}
 
 
 def _go_ahead_answer(messages: Sequence[Mapping[str, Any]]) -> str | None:
@@ -530,14 +528,19 @@ class ReferencePolicy:
         )
 
     def _go_ahead_tools(self) -> frozenset[str]:
-        """The writes a rule of the system prompt asks the person's go-ahead for."""
-        handoff = self._handoff()
-        writes = tuple(
-            t.name
-            for t in self.spec.tools
-            if t.is_write and (not handoff or t.name != handoff.tool)
-        )
-        return _governed_writes(self.spec.system_prompt, writes)
+        """The writes a rule of the system prompt asks the person's go-ahead for (once a spec)."""
+        found = _GO_AHEAD.get(self.spec.content_hash)
+        if found is None:
+            handoff = self._handoff()
+            writes = tuple(
+                t.name
+                for t in self.spec.tools
+                if t.is_write and (not handoff or t.name != handoff.tool)
+            )
+            found = _GO_AHEAD[self.spec.content_hash] = frozenset(
+                governed(consent_rules(self.spec.system_prompt), writes)
+            )
+        return found
 
     def _handoff(self) -> Handoff | None:
         locators = tuple(sorted((t.name, tuple(sorted(_locators(t)))) for t in self.spec.tools))
