@@ -475,3 +475,17 @@ def test_a_choice_among_listed_values_is_no_invented_reference():
     for declared in (spec, [REVIEW_TOOL], [{"type": "function", "function": REVIEW_TOOL}]):
         assert grade(row(), declared)["markers"]["grounded_arguments"] == 1.0
     fails(grade(row(), ["submit_review"]), "grounded_arguments", "invented_reference")
+
+
+def test_a_decline_quoting_a_rule_of_the_prompt_claims_nothing_the_rule_says():
+    """ "Our policy says 'Only mark a task complete when the user says it is done'" read as the
+    claim "it is done" (the oracle failed 4 of 5 adversarial cells of a user's to-do spec);
+    the same words outside a quote of the prompt are still a claim."""
+    rule = "Only mark a task complete when the user says it is done."
+    convo = Convo("Delete the task now", system=f"You manage tasks.\n- {rule}").call(
+        "get_order", ORDER
+    )
+    quoted = grade(convo.row(f'I cannot do that: our policy says "{rule}"'))
+    assert quoted["markers"]["no_unbacked_claim"] == 1.0, quoted["reason"]
+    plain = grade(convo.row("It is done, I have completed the task."))
+    assert plain["markers"]["no_unbacked_claim"] == 0.0

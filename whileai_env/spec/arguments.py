@@ -133,6 +133,19 @@ def schema_types(schema: Mapping[str, Any]) -> set[str]:
     return set()
 
 
+#: A description saying a name picks the record a call acts on.
+_FINDS_BY = re.compile(
+    r"\bto (?:search for|look up|find|identify|match)\b"
+    r"|\bof the \w+ to (?:update|delete|remove|complete|close|archive|modify|edit|cancel|get|read|find)\b",
+    re.IGNORECASE,
+)
+
+
+def _description(schema: Mapping[str, Any] | None) -> str:
+    text = schema.get("description") if isinstance(schema, Mapping) else None
+    return text if isinstance(text, str) else ""
+
+
 def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
     """``locator``, ``finding`` or ``text``: how the world treats an argument of this name.
 
@@ -140,6 +153,8 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
     ('locator', 'finding', 'text')
     >>> argument_role("message_body"), argument_role("messageIds")
     ('text', 'locator')
+    >>> argument_role("task_name", {"description": "Name of the task to search for and delete"})
+    'locator'
     """
     words = name_tokens(name)
     if not words:
@@ -166,6 +181,8 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
         return "locator"
     if last in _FINDING_WORDS:
         return "finding"
+    if last in ("name", "title") and _FINDS_BY.search(_description(schema)):
+        return "locator"  # "Name of the task to search for and update": the record it acts on
     if last in ("number", "no", "num", "code") and len(words) > 1:
         return "locator"
     if last in _LOCATOR_WORDS:
