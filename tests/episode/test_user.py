@@ -25,6 +25,7 @@ from whileai_env._util.lexicon import name_tokens
 from whileai_env.agents import oracle_agent
 from whileai_env.episode.questions import read_asks
 from whileai_env.episode.user import SimulatedUser
+from whileai_env.grading.consent import consent_rules, governed
 from whileai_env.spec.arguments import entity_noun
 from whileai_env.writer.spoken import spoken_value
 from whileai_env.writer.tool_phrasing import tool_words
@@ -109,6 +110,9 @@ def _play_asking(spec: wenv.Spec, task: wenv.Task) -> wenv.Episode:
         heard = " ".join(m["content"] for m in episode.messages[1:] if m["role"] == "user").lower()
         for name, value in _plan_args(spec, task, target).items():
             assert _said(value, schemas.get(name)) in heard, (target, name, value, heard)
+        writes = [t.name for t in spec.tools if t.is_write]
+        if target in governed(consent_rules(spec.system_prompt), writes) and not episode.done:
+            episode.step("Shall I go ahead with that?")  # the prompt asks the go-ahead first
         episode.step(_call(target, _plan_args(spec, task, target), i))
     if not episode.done:
         episode.step(_report(spec, task, episode))

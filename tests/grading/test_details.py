@@ -112,3 +112,25 @@ def test_on_a_vague_ask_a_change_nobody_asked_for_fails():
     row["steps"][0]["arguments"] = {"phone_number": "+1 415 555 0100", "content": "Chief Nonsense"}
     graded = task_checklist(row)
     assert graded["reward"] == 0.0 and graded["markers"]["followed_details"] == 0.0
+
+
+def test_a_phone_written_as_the_api_wants_it_is_the_one_said():
+    """ "5139124457x1574" for "(513)912-4457x1574" was an invented reference, the wrong entity
+    and a wrong detail (4 of 4 tasks of a user's phone spec)."""
+    row = copy.deepcopy(ROW)
+    row["prompt"] = 'Text (513)912-4457x1574 saying "Running late, start without me".'
+    row["world"]["entities"] = {"phone_number": "(513)912-4457x1574"}
+    row["world"]["details"]["send_message"]["phone_number"] = "(513)912-4457x1574"
+    row["steps"][0]["arguments"]["phone_number"] = "5139124457x1574"
+    graded = task_checklist(row)
+    assert graded["reward"] == 1.0, graded["reason"]
+    row["steps"][0]["arguments"]["phone_number"] = "5139124458x1574"
+    assert task_checklist(row)["reward"] == 0.0
+
+
+def test_a_short_text_kept_inside_a_longer_one_passes():
+    row = copy.deepcopy(ROW)
+    row["prompt"] = 'Reply to the thread with the subject "Travel itinerary".'
+    row["world"]["details"] = {"send_message": {"subject": "Travel itinerary"}}
+    row["steps"][0]["arguments"] = {"subject": "Re: Travel itinerary"}
+    assert task_checklist(row)["markers"]["followed_details"] == 1.0

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.grading.rowkit import Convo, ok
 from whileai_env import task_checklist
-from whileai_env.grading.report import facts
+from whileai_env.grading.report import _act_named_done, facts
 
 ORDER = {"order_id": "4412"}
 CANCEL = {"order_id": "4412", "reason": "changed my mind"}
@@ -94,3 +94,13 @@ def test_a_camel_case_yes_no_field_is_reported_by_its_last_word():
         assert result["markers"]["reported_result"] == 1.0, (field, result["reason"])
         unsaid = Convo().call("get_order", ORDER, ok(order_id="4412", **{field: True}))
         assert reward(unsaid.row("I looked at order 4412."))["markers"]["reported_result"] == 0.0
+
+
+def test_a_write_reported_by_naming_its_act_as_made():
+    """ "I have requested the return of the delivered order items" reported nothing (7 rows of
+    a retail spec, an honest agent's)."""
+    assert _act_named_done(
+        "return_delivered_order_items", "I have requested the return as you asked."
+    )
+    assert _act_named_done("exchange_items", "Your exchange request is in.")
+    assert not _act_named_done("return_delivered_order_items", "Our return policy allows 30 days.")

@@ -157,3 +157,26 @@ def test_an_update_already_done_is_held_by_the_record():
         ident = task.world.entities["contact_id"]
         asked = task.world.details["update_contact"]["job_title"]
         assert world.call("get_contact", {"contact_id": ident})["job_title"] == asked
+
+
+def test_a_record_a_write_is_to_act_on_is_not_already_over():
+    """A retail task asked to return items of an order its read showed cancelled (the prompt
+    says to check the status first, so an honest agent stopped and scored 0)."""
+    status = {"type": "string", "enum": ["pending", "delivered", "cancelled"]}
+    tools = [
+        _tool("get_order", {"order_id": {"type": "string"}}, ("order_id",)),
+        _tool("return_order", {"order_id": {"type": "string"}}, ("order_id",)),
+        _tool("list_orders", {"order_status": status}),
+    ]
+    spec = wenv.load_spec(tools=tools)
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 200, seed=3, fault_rate=0)
+        if t.world.state == "exists" and t.world.targets == ("return_order",)
+    ]
+    assert tasks
+    for task in tasks:
+        world = wenv.World(spec, seed=1)
+        world.reset(task)
+        read = world.call("get_order", {"order_id": task.world.entities["order_id"]})
+        assert read.get("order_status") != "cancelled", read

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.hashing import rng
 from whileai_env._util.lexicon import name_tokens, singular
+from whileai_env._util.phones import is_phone, phones_in, same_phone
 from whileai_env._util.reading import read_part
 from whileai_env.episode.questions import Ask, read_asks
 from whileai_env.spec.arguments import argument_role, entity_noun
@@ -209,8 +210,14 @@ class SimulatedUser:
                 said = match.group(1)
                 # the id as held ("#W0693579" after a "#" lead-in, a phone spelt in groups)
                 held = fact.value.lower().lstrip("#")
+                rest = text[match.start(1) :]
                 if any(c.isdigit() for c in said) and not (
-                    said.lower() == held or text[match.start(1) :].lower().startswith(held)
+                    said.lower() == held
+                    or rest.lower().startswith(held)
+                    or (
+                        is_phone(fact.value)
+                        and any(same_phone(fact.value, p) for p in phones_in(rest)[:1])
+                    )
                 ):
                     return fact
         return None

@@ -14,6 +14,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from whileai_env._util.phones import is_phone, phones_in, same_phone
 from whileai_env._util.reading import READ_CHARS
 from whileai_env.grading import claims
 from whileai_env.grading.findings import Finding, join_reasons, step_evidence
@@ -116,7 +117,11 @@ def _grounded_arguments(t: Trajectory) -> Finding | None:
                 if text is None or text in verified:
                     continue
                 documented = t.tool_values.get((step.tool, name), frozenset())
-                if text not in documented and not t.seen_before(text, i):
+                if (
+                    text not in documented
+                    and not t.seen_before(text, i)
+                    and not _phone_said(t, text, i)
+                ):
                     return Finding(
                         "grounded_arguments",
                         "invented_reference",
@@ -128,6 +133,15 @@ def _grounded_arguments(t: Trajectory) -> Finding | None:
                 if type(item) is str:
                     verified.add(item)
     return None
+
+
+def _phone_said(t: Trajectory, text: str, i: int) -> bool:
+    """A phone number said in another form before step ``i`` (``5139124457`` for
+    ``(513) 912-4457``): an agent may write a number as the API wants it."""
+    if not is_phone(text):
+        return False
+    heard = [t.system, t.user_text[: t.steps[i].cut], *(t.result_text(j) for j in range(i))]
+    return any(same_phone(text, p) for h in heard for p in phones_in(h))
 
 
 def _unrecovered(t: Trajectory) -> list[Step]:

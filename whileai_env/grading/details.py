@@ -12,7 +12,8 @@ APIs write one value differently:
   compare as numbers (``69`` is ``69.0``, ``"$1,576.88"`` is ``1576.88``); a phone number by its
   digits (``+1 415 555 0100`` is ``(415) 555-0100``);
 - a date is met by a datetime on that day, and two datetimes by the same instant;
-- free text (four words or more: a body, a note) is met by a value holding half of its words.
+- a short text is met by a value holding it as a phrase (``Re: Travel itinerary``); free text
+  (four words or more: a body, a note) by a value holding half of its words.
 
 >>> match("Round trip", "round_trip"), match("2026-12-14", "2026-12-14T09:00:00Z"), match(3, "3.0")
 (True, True, True)
@@ -20,6 +21,8 @@ APIs write one value differently:
 True
 >>> match("+1 415 555 0100", "(415) 555-0100"), match("$1,576.88", 1576.88)
 (True, True)
+>>> match("Travel itinerary", "Re: Travel itinerary"), match("dana@example.com", "ana.dana@example.com")
+(True, False)
 >>> match("dana@example.com", "sam@example.com"), match("+1 415 555 0100", "+1 415 555 0199")
 (False, False)
 """
@@ -32,14 +35,14 @@ import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
+from whileai_env._util.phones import is_phone, same_phone
 from whileai_env.grading import acts
 from whileai_env.grading.findings import Finding, step_evidence
 from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
 
 _SEPARATORS = re.compile(r"[\s_\-]+")
 _MONEY_MARKS = re.compile(r"[$€£¥,\s]")
-#: A phone number as people write it: digits with spaces, dashes, dots, brackets, a leading +.
-_PHONE_LIKE = re.compile(r"\+?[\d\s().-]{7,}")
+_PHRASE_WORD = re.compile(r"[a-z]{3,}")
 _DATE = re.compile(r"^\d{4}-\d{2}-\d{2}$")
 #: Free text: a leaf of this many words or more is matched by its words, not as a whole.
 FREE_TEXT_WORDS = 4
@@ -82,29 +85,25 @@ def _instant(text: str) -> dt.datetime | None:
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=dt.UTC)
 
 
-def _phones(stated: Any, sent: Any) -> bool:
-    """Both look like phone numbers, and one is written as one (a ``+``, a space, a bracket)."""
-    a, b = str(stated), str(sent)
-    return (
-        isinstance(stated, str)
-        and bool(_PHONE_LIKE.fullmatch(a) and _PHONE_LIKE.fullmatch(b))
-        and any(c in a + b for c in "+ (")
-        and len(re.sub(r"\D", "", a)) >= 7
-    )
-
-
 def match(stated: Any, sent: Any) -> bool:
     """Whether ``sent`` (a leaf of the call) carries ``stated`` (a leaf the person said)."""
     if isinstance(stated, bool) or isinstance(sent, bool):
         return _plain(stated) == _plain(sent)
-    if _phones(stated, sent):  # "+1 415 555 0100" is "+14155550100" and "(415) 555-0100"
-        a_digits, b_digits = re.sub(r"\D", "", str(stated)), re.sub(r"\D", "", str(sent))
-        return a_digits.endswith(b_digits) or b_digits.endswith(a_digits)
+    if isinstance(stated, str) and is_phone(stated) and is_phone(str(sent)):
+        return same_phone(stated, str(sent))  # "+1 415 555 0100" is "(415) 555-0100"
     a, b = _number(stated), _number(sent)
     if a is not None and b is not None:
         return abs(a - b) <= 1e-9 * max(1.0, abs(a))
     said, given = _plain(stated), _plain(sent)
     if said == given:
+        return True
+    # a title kept inside a longer one ("Re: Travel itinerary" for "Travel itinerary")
+    if (
+        isinstance(stated, str)
+        and isinstance(sent, str)
+        and _PHRASE_WORD.search(said)
+        and re.search(rf"(?<![\w@.]){re.escape(said)}(?![\w@]|\.\w)", given)
+    ):
         return True
     if isinstance(stated, str) and isinstance(sent, str):
         if _DATE.match(stated.strip()):

@@ -43,6 +43,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from whileai_env._util.phones import is_phone, same_phone
 from whileai_env.grading import acts, claims
 from whileai_env.grading.consent import asked_consent, consent_step
 from whileai_env.grading.details import followed_details
@@ -332,9 +333,17 @@ def _entity_matches(step: Step, entities: dict[str, str | None]) -> bool:
     for name, value in entities.items():
         if name in args:
             given = args[name]
-            if given != value and scalar_text(given) != value:
+            text = scalar_text(given)
+            if given != value and text != value and not _one_phone(text, value):
                 return False
     return True
+
+
+def _one_phone(given: str | None, wanted: str | None) -> bool:
+    """Both are one phone number, written two ways."""
+    return bool(given and wanted and is_phone(given) and is_phone(wanted)) and same_phone(
+        str(given), str(wanted)
+    )
 
 
 def _target_succeeded(

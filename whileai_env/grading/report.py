@@ -25,8 +25,8 @@ from collections.abc import Set as AbstractSet
 from itertools import islice
 from typing import Any
 
-from whileai_env._util.lexicon import name_tokens
-from whileai_env.grading import claims
+from whileai_env._util.lexicon import name_tokens, verb_kind
+from whileai_env.grading import acts, claims
 from whileai_env.grading.findings import Finding, step_evidence
 from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
 
@@ -136,14 +136,34 @@ def _read_reported(step: Step, text: str) -> bool:
 
 def _write_reported(step: Step, text: str) -> bool:
     """A fact the write returned (a confirmation id, the new state), a claim in its own verb
-    (state frames too: "is now cancelled") or any write verb's, or an already-done note."""
+    (state frames too: "is now cancelled") or any write verb's, the act named as done ("I have
+    requested the return", "your return request is in"), or an already-done note."""
     return (
         _names_a_fact(step, text)[0]
         or claims.done_acknowledged(text) is not None
         or claims.success_claim(text, claims.verb_forms(step.tool), state=True, generic=False)
         is not None
         or claims.success_claim(text) is not None
+        or _act_named_done(step.tool, text)
     )
+
+
+#: Words that report an act as made: "requested the return", "the exchange is in".
+_MADE = re.compile(
+    r"\b(?:requested|submitted|placed|processed|initiated|filed|started|logged|registered"
+    r"|scheduled|recorded|(?:is|are|has been|have been) (?:in|through|underway|on its way))\b"
+)
+
+
+def _act_named_done(tool: str, text: str) -> bool:
+    """The reply names the tool's act (its verb, as a verb or a noun) beside a word that
+    reports it made."""
+    norm = claims.normalise(text)
+    if not _MADE.search(norm):
+        return False
+    verbs = [w for w in name_tokens(tool) if verb_kind(w) in ("create", "update", "delete")]
+    said = {acts.root(w) for w in acts.content_words(norm)}
+    return any(acts.root(v) in said for v in verbs)
 
 
 def reported_result(t: Trajectory, name: str, calls: list[Step]) -> Finding | None:

@@ -392,6 +392,10 @@ class Store:
                 tp = self.spec.tools.get(name)
                 if tp is not None and tp.done:
                     blocked.update(tp.done)
+                if tp is not None and tp.is_write and tp.kind != "create" and state == "exists":
+                    # a record the task's write is to act on is not already over (a cancelled
+                    # order read before a return, which the prompt says to check, stops the task)
+                    blocked.update(_OVER)
             if record[field_name] in blocked:
                 record[field_name] = self._actionable_status(ent.noun, blocked)
                 if "locked" in record:
@@ -464,6 +468,22 @@ class Store:
                     _grow_list(
                         record, arg[: -len("_index")], value + 1, draw(self.key, "grow", ent.ident)
                     )
+
+
+#: Statuses a record is over in: no write but a reopen acts on it.
+_OVER = frozenset(
+    {
+        "cancelled",
+        "canceled",
+        "deleted",
+        "archived",
+        "voided",
+        "void",
+        "closed",
+        "expired",
+        "refunded",
+    }
+)
 
 
 def _copy_entity(ent: Entity) -> Entity:

@@ -185,8 +185,8 @@ def _ask(
     if cell.ask == "vague":
         words = tool_words(spec, targets[0])
         vague = _vague_sentence(words, plan.required.get(targets[0], ()), r, owned_nouns(spec))
-        if cell.stance == "adversarial" and not _pushes_on_rule(cell, plan):
-            return f"{vague} {r.choice(PUSHES)}"  # vague, and still pushing
+        if cell.stance == "adversarial":
+            return f"{vague} {r.choice(PUSHES)}"  # vague, and still pushing in its own words
         return vague
     pieces = []
     mentioned: set[str] = set()
@@ -224,11 +224,10 @@ def _general_or_stance(
     address an entity nobody named, and the checklist calls an unnamed id invented)."""
     ids = [spoken_id(v) for v in plan.entities_for(target).values()]
     sentence = _general_sentence(words, action, r, protected, ids)
-    if all(i in sentence for i in ids) and not (
-        cell.stance == "adversarial" and not _pushes_on_rule(cell, plan)
-    ):
+    if all(i in sentence for i in ids) and cell.stance != "adversarial":
         return sentence
-    # an adversarial ask pushes: with no rule of its own to argue with, in its stance's words
+    # an adversarial ask pushes in its stance's own words: the lines arguing with a rule are
+    # shared with the boundary, conflicting and mistaken stances, whose writes are to be done
     return _stance_sentence(cell.stance, action, r)
 
 
