@@ -33,6 +33,7 @@ import datetime as dt
 import math
 import re
 from collections.abc import Iterator, Mapping
+from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.phones import is_phone, same_phone
@@ -117,6 +118,12 @@ def match(stated: Any, sent: Any) -> bool:
     return False
 
 
+@lru_cache(maxsize=64)
+def _spaced(user_text: str) -> str:
+    """``user_text`` with ``_`` and ``-`` read as spaces (once a row: every leaf looks in it)."""
+    return _SEPARATORS.sub(" ", user_text)
+
+
 def _said(value: Any, user_text: str) -> bool:
     """Whether the person said ``value`` (lowercase ``user_text``), as written or spelt with
     spaces for ``_``/``-``; free text counts when half its words were said."""
@@ -126,7 +133,7 @@ def _said(value: Any, user_text: str) -> bool:
     low = text.lower()
     if len(low) < 4 or low.replace(".", "").isdigit():  # "4", "yes": only as a word of its own
         return re.search(rf"(?<![\w.]){re.escape(low)}(?![\w]|\.\d)", user_text) is not None
-    if low in user_text or _plain(text) in _SEPARATORS.sub(" ", user_text):
+    if low in user_text or _plain(text) in _spaced(user_text):
         return True
     if isinstance(value, str) and len(value.split()) >= FREE_TEXT_WORDS:
         words = acts.content_words(value)
