@@ -89,9 +89,26 @@ def test_check_spec_names_each_argument_no_value_can_satisfy(tmp_path):
             _tool("get_invoice", "invoice_id", {"type": "string"}),
         ],
     )
-    start = next(i for i, line in enumerate(lines) if line.startswith("Unsatisfiable schemas"))
-    assert lines[start].startswith("Unsatisfiable schemas (2)")
+    start = next(i for i, line in enumerate(lines) if line.startswith("Argument schema problems"))
+    assert lines[start].startswith("Argument schema problems (2)")
     assert "add_reminder.at: minimum 10 is above maximum 5" in lines[start + 1]
     assert "set_mode.mode: enum is empty" in lines[start + 2]
     fine = _check(tmp_path, [_tool("get_invoice", "invoice_id", {"type": "string"})])
     assert any(line.startswith("Argument schemas: every one can be satisfied") for line in fine)
+
+
+def test_check_spec_names_a_required_field_no_property_declares(tmp_path):
+    """``"required": ["contnet"]`` beside ``content`` passed silently; tasks were built around it."""
+    tool = {
+        "name": "create_task",
+        "description": "Create a task.",
+        "parameters": {
+            "type": "object",
+            "properties": {"content": {"type": "string"}},
+            "required": ["contnet"],
+        },
+    }
+    lines = _check(tmp_path, [tool])
+    assert any(
+        "create_task.contnet: required, but no property declares it" in line for line in lines
+    )

@@ -217,3 +217,15 @@ def test_oracle_reaches_ceiling_through_gymnasium(spec_path):
                 failures.append((task.dimensions, row["reason"]))
     assert multi_turn > 5
     assert sum(rewards) / len(rewards) >= 0.98, failures[:5]
+
+
+def test_fault_rate_zero_switches_off_the_faults_of_given_tasks():
+    """``gym.make(..., tasks=draw_tasks(spec, 100), fault_rate=0.0)`` still fired faults; another
+    rate with given tasks is refused, as they carry their own schedule."""
+    spec = wenv.load_spec(SPECS_DIR / "order-support.json")
+    tasks = wenv.draw_tasks(spec, 60, seed=2, fault_rate=1.0)
+    assert any(t.faults for t in tasks)
+    env = AgentEnv(spec, tasks=tasks, fault_rate=0.0)
+    assert not any(t.faults for t in env.tasks)
+    with pytest.raises(ValueError, match=r"fault_rate=0\.5 applies to the tasks AgentEnv draws"):
+        AgentEnv(spec, tasks=tasks, fault_rate=0.5)

@@ -628,3 +628,17 @@ def test_a_detail_asked_for_by_what_it_does_is_given():
     assert stated["send_at"][:10] in when
     amount, stated = answer("create_deal", "What is the amount?")
     assert spoken_value(stated["properties"]["amount"]) in amount
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "Please confirm: should I cancel it?",
+        "Our rule is to confirm before cancelling: shall I go ahead and cancel it?",
+    ],
+)
+def test_a_confirmation_after_a_preface_is_answered_as_one(question):
+    """A to-do spec's "Please confirm: should I delete the task X?" got "No idea, can you check?"."""
+    task = _cancel_task(ask="tool")
+    (answer,) = _ask(task, question)
+    assert answer.lower().startswith("yes"), answer

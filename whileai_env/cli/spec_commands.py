@@ -111,7 +111,10 @@ def _print_unsatisfiable(out, spec) -> None:
     if not lines:
         out.print("[bold]Argument schemas[/bold]: every one can be satisfied")
         return
-    out.print(f"[bold]Unsatisfiable schemas[/bold] ({len(lines)}): no call of these can be valid")
+    out.print(
+        f"[bold]Argument schema problems[/bold] ({len(lines)}): calls of these tools cannot be "
+        "valid, or must carry an undescribed field"
+    )
     for line in lines:
         out.print(f"  [red]![/red] {escape(line)}")
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterable, Mapping
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -32,7 +33,8 @@ class AgentEnv(gym.Env):
         spec: a spec path, dict or :class:`~whileai_env.Spec`.
         tasks: a list of tasks (``Task`` or their dicts), a JSONL file of a previous run's rows or
             tasks, or ``None`` to draw ``situations`` from the grid with ``mode`` and ``seed``.
-        fault_rate: share of faulted cells that keep their fault (default 0.5, 0.8 in ``rl``).
+        fault_rate: share of faulted cells that keep their fault (default 0.5, 0.8 in ``rl``);
+            with ``tasks`` given, only ``0`` (their faults switched off): they carry their own.
         max_turns: agent turns before truncation (default ``2 * avg_turns``).
         user: ``None`` (template user), a callable, or ``"openai:MODEL"``.
         observation: ``"messages"`` (the OpenAI message list), ``"text"`` (a rendered
@@ -229,4 +231,13 @@ def _load_tasks(
         from whileai_env.data.jsonl import read_rows
 
         tasks = read_rows(tasks)
-    return tasks_from_rows(tasks, spec)
+    given = tasks_from_rows(tasks, spec)
+    if fault_rate is None:
+        return given
+    if fault_rate == 0:  # faults off, as for drawn tasks
+        return [replace(t, faults=None) for t in given]
+    raise ValueError(
+        f"fault_rate={fault_rate} applies to the tasks AgentEnv draws; the tasks given carry their "
+        "own fault schedules: draw them with draw_tasks(..., fault_rate=...), or pass "
+        "fault_rate=0 to switch their faults off"
+    )

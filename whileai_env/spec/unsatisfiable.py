@@ -1,10 +1,12 @@
-"""Argument schemas no value can satisfy: a tool that can never be called right.
+"""Argument schemas no value can satisfy, or that name a field they never describe.
 
 A spec loads when its schemas are valid JSON Schema, but valid is not satisfiable: ``enum: []``,
 ``minimum`` above ``maximum``, ``minLength`` above ``maxLength``, a ``required`` name that no
 property declares while ``additionalProperties`` is false. The world answers every call of such
-a tool ``rejected``, so no agent (the oracle included) can do a task that needs it; ``check-spec``
-names each one by tool and argument path.
+a tool ``rejected``, so no agent (the oracle included) can do a task that needs it. A required
+name no property declares where others are declared is satisfiable but almost surely a typo
+(``"required": ["contnet"]`` beside ``content``): tasks are built around a field nobody
+describes. ``check-spec`` names each one by tool and argument path.
 
 >>> schema = {"type": "object", "properties": {"n": {"type": "integer", "minimum": 5, "maximum": 1},
 ...           "mode": {"enum": []}}, "required": ["n", "cc"], "additionalProperties": False}
@@ -45,13 +47,16 @@ def _own(path: str, schema: Mapping[str, Any]) -> Iterator[str]:
         yield f"{path}: minimum {lo:g} is not below exclusiveMaximum {hi:g}"
     props = schema.get("properties")
     props = props if isinstance(props, Mapping) else {}
-    if schema.get("additionalProperties") is False:
-        for name in schema.get("required") or ():
-            if isinstance(name, str) and name not in props:
-                yield (
-                    f"{path}.{name}: required, but no such property is declared and "
-                    "additionalProperties is false"
-                )
+    closed = schema.get("additionalProperties") is False
+    for name in schema.get("required") or ():
+        if isinstance(name, str) and name not in props and (closed or props):
+            yield (
+                f"{path}.{name}: required, but no such property is declared and "
+                "additionalProperties is false"
+                if closed
+                else f"{path}.{name}: required, but no property declares it (a typo?): every call "
+                "must carry a field the schema says nothing about"
+            )
 
 
 def unsatisfiable(tool: str, schema: Any, path: str | None = None) -> Iterator[str]:
