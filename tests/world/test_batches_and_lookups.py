@@ -134,6 +134,23 @@ def test_a_tasks_label_id_is_never_listed_as_a_message():
         assert label not in listed
 
 
+def _played(tools: list[dict], state: str, target: str) -> list[tuple[wenv.Task, wenv.World]]:
+    """Each drawn task of ``target`` alone in world ``state``, with a world reset to it."""
+    spec = wenv.load_spec(tools=tools)
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 200, seed=3, fault_rate=0)
+        if t.world.state == state and t.world.targets == (target,)
+    ]
+    assert tasks
+    out = []
+    for task in tasks:
+        world = wenv.World(spec, seed=1)
+        world.reset(task)
+        out.append((task, world))
+    return out
+
+
 def test_an_update_already_done_is_held_by_the_record():
     """A CRM spec's update answered ``already_done`` while a read showed none of the values."""
     tools = [
@@ -144,16 +161,7 @@ def test_an_update_already_done_is_held_by_the_record():
             ("contact_id", "job_title"),
         ),
     ]
-    spec = wenv.load_spec(tools=tools)
-    done = [
-        t
-        for t in wenv.draw_tasks(spec, 200, seed=1, fault_rate=0)
-        if t.world.state == "already_done" and t.world.targets == ("update_contact",)
-    ]
-    assert done
-    for task in done:
-        world = wenv.World(spec, seed=1)
-        world.reset(task)
+    for task, world in _played(tools, "already_done", "update_contact"):
         ident = task.world.entities["contact_id"]
         asked = task.world.details["update_contact"]["job_title"]
         assert world.call("get_contact", {"contact_id": ident})["job_title"] == asked
@@ -168,15 +176,6 @@ def test_a_record_a_write_is_to_act_on_is_not_already_over():
         _tool("return_order", {"order_id": {"type": "string"}}, ("order_id",)),
         _tool("list_orders", {"order_status": status}),
     ]
-    spec = wenv.load_spec(tools=tools)
-    tasks = [
-        t
-        for t in wenv.draw_tasks(spec, 200, seed=3, fault_rate=0)
-        if t.world.state == "exists" and t.world.targets == ("return_order",)
-    ]
-    assert tasks
-    for task in tasks:
-        world = wenv.World(spec, seed=1)
-        world.reset(task)
+    for task, world in _played(tools, "exists", "return_order"):
         read = world.call("get_order", {"order_id": task.world.entities["order_id"]})
         assert read.get("order_status") != "cancelled", read
