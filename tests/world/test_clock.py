@@ -139,3 +139,18 @@ def test_a_declared_output_gets_clock_values_that_fit_it(names, zone):
         assert _instant(body[name]).timestamp() == now
     if "unix_timestamp" in names:
         assert body["unix_timestamp"] == now
+
+
+def test_a_given_moment_is_read_out_not_looked_up():
+    """``timestamp_to_datetime_info(timestamp)`` answered ``{"result": 247.73}`` in a user's
+    phone spec; it reads the moment it is given, and refuses what is none."""
+    stamp = {"type": "number", "description": "POSIX timestamp"}
+    tool = _tool("timestamp_to_datetime_info", {"timestamp": stamp}, ("timestamp",))
+    tool["description"] = "Convert a POSIX timestamp to a dictionary of datetime information."
+    world = _world(tool)
+    out = world.call("timestamp_to_datetime_info", {"timestamp": 1796040000})
+    assert out["datetime"] == "2026-11-30T12:00:00+00:00" and out["day_of_week"] == "Monday"
+    millis = world.call("timestamp_to_datetime_info", {"timestamp": 1796040000000})
+    assert millis["timestamp"] == 1796040000
+    lookup = _tool("get_order_time", {"order_id": {"type": "string"}}, ("order_id",))
+    assert profile_for(wenv.load_spec(tools=[lookup])).tools["get_order_time"].family != "clock"

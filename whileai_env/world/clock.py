@@ -169,6 +169,38 @@ def _stated_time(text: Any, zone: dt.tzinfo, today: dt.datetime) -> dt.datetime 
     return moment if moment.tzinfo is not None else moment.replace(tzinfo=zone)
 
 
+def _given_moment(
+    call: Call, zone: dt.tzinfo, now: dt.datetime
+) -> dt.datetime | dict[str, Any] | None:
+    """The moment a call gives to read out (``timestamp_to_datetime_info(timestamp)``: seconds
+    or milliseconds since the epoch, an ISO datetime), its rejection, or ``None`` for none."""
+    for arg in call.profile.tool.required:
+        if is_zone_argument(arg) or arg not in call.args:
+            continue
+        moment = _moment_of(call.args[arg], zone, now)
+        if moment is None:
+            return error(
+                "rejected",
+                f"{arg}: cannot read {str(call.args[arg])[:60]!r} as a moment",
+                field=arg,
+                problem="invalid",
+            )
+        return moment
+    return None
+
+
+def _moment_of(value: Any, zone: dt.tzinfo, now: dt.datetime) -> dt.datetime | None:
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, int | float):
+        seconds = value / 1000 if abs(value) > 10**11 else value
+        try:
+            return dt.datetime.fromtimestamp(seconds, dt.UTC)
+        except (OverflowError, OSError, ValueError):
+            return None
+    return _stated_time(value, zone, now)
+
+
 def _output_part(schema: Any, *words: str) -> Any:
     """The declared sub-object of the output named by one of ``words`` (``source``, ``target``)."""
     props = schema.get("properties") if isinstance(schema, Mapping) else None
@@ -189,7 +221,10 @@ def clock(call: Call) -> dict[str, Any]:
         found = _zone(call, zones[0] if zones else None)
         if isinstance(found, dict):
             return found
-        return ok(_answer(now.astimezone(found[0]), found[1], schema))
+        stated = _given_moment(call, found[0], now)
+        if isinstance(stated, dict):
+            return stated
+        return ok(_answer((stated or now).astimezone(found[0]), found[1], schema))
     source = _zone(call, next(a for a in zones if a not in targets))
     if isinstance(source, dict):
         return source

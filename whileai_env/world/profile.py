@@ -247,6 +247,8 @@ _CLOCK_WORDS = frozenset({"time", "date", "datetime", "timestamp", "clock", "now
 _CLOCK_QUALIFIERS = frozenset(
     {"current", "local", "present", "utc", "unix", "iso", "in", "zone", "timezone", "day", "of"}
 )
+#: Words of a tool that reads a given moment out (``timestamp_to_datetime_info``).
+_READING_WORDS = frozenset({"to", "info", "from", "format", "parse", "details", "as"})
 _CURRENCY_WORDS = frozenset({"currency", "currencies", "exchange", "fx", "forex", "money"})
 _CHECK_VERBS = frozenset({"check", "verify", "validate", "confirm", "is", "can", "has"})
 _CONTACT_WORDS = frozenset({"phone", "mobile", "email", "telephone", "cell"})
@@ -483,6 +485,10 @@ def _tells_time(tool: Tool, tokens: list[str]) -> bool:
     zones = [a for a in tool.properties if is_zone_argument(a)]
     if {"convert", "conversion"} & set(tokens) and len(zones) >= 2:
         return bool(words & _CLOCK_WORDS)
+    moments = [a for a in tool.required if set(name_tokens(a)) & _CLOCK_WORDS]
+    if moments and words <= _CLOCK_WORDS | _CLOCK_QUALIFIERS | _READING_WORDS:
+        # ``timestamp_to_datetime_info(timestamp)``: a moment read out, not a record looked up
+        return set(tool.required) <= {*moments, *zones}
     others = [a for a in tool.properties if a not in zones]
     return (
         bool(words & _CLOCK_WORDS)
