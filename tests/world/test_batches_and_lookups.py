@@ -179,3 +179,16 @@ def test_a_record_a_write_is_to_act_on_is_not_already_over():
     for task, world in _played(tools, "exists", "return_order"):
         read = world.call("get_order", {"order_id": task.world.entities["order_id"]})
         assert read.get("order_status") != "cancelled", read
+
+
+def test_a_switch_a_write_sets_is_what_a_read_shows():
+    """``set_wifi_status(on=false)`` then ``get_wifi_status()`` answered "active" (a user's phone
+    spec): the two reached two records, and the switch left the status as it was."""
+    tools = [
+        _tool("set_wifi_status", {"on": {"type": "boolean"}}, ("on",)),
+        _tool("get_wifi_status", {}),
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=1)
+    assert world.call("set_wifi_status", {"on": False})["status"] == "ok"
+    read = world.call("get_wifi_status", {})
+    assert read["wifi_status"] == "off" and read["on"] is False

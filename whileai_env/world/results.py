@@ -178,11 +178,14 @@ def _subject_entity(call: Call) -> tuple[str, Entity] | None:
 
 
 def _keyless_entity(call: Call) -> Entity:
-    """The record of a tool that takes no locator (``get_current_user``): one per arguments."""
+    """The record of a tool that takes no locator (``get_current_user``, ``get_weather(city)``):
+    one per noun and read arguments, so a write with none (``set_wifi_status(on)``, whose
+    arguments are the change) acts on the record a read with none (``get_wifi_status()``) shows."""
+    asked = {} if call.profile.is_write else call.args
     ident = str(
         call.ctx.id_for(
             call.profile.noun,
-            call.store.rng_for("keyless", call.profile.name, canonical_json(call.args)),
+            call.store.rng_for("keyless", call.profile.noun, canonical_json(asked)),
         )
     )
     plan = call.store.plan
@@ -788,12 +791,34 @@ def write(call: Call) -> dict[str, Any]:
         changed += fields
     if "locked" in rec and verb in ("lock", "unlock"):
         rec["locked"] = verb == "lock"
+    switched = _switched_status(call.args)
+    if switched is not None and field_name in rec and not p.done:
+        rec[field_name] = switched  # set_wifi_status(on=false): the wifi's status is off
+        changed.append(field_name)
     rec["updated_at"] = now
     out = ok(call.echo())
     if field_name in rec:
         out[field_name] = rec[field_name]
     out.update(updated=list(dict.fromkeys(changed)), updated_at=now, **flags)
     return out
+
+
+#: A switch argument, and the status each of its values leaves the record in.
+_SWITCHES = {
+    "on": ("on", "off"),
+    "enabled": ("enabled", "disabled"),
+    "enable": ("enabled", "disabled"),
+    "active": ("active", "inactive"),
+}
+
+
+def _switched_status(args: Mapping[str, Any]) -> str | None:
+    """The status a call whose one argument is an on/off switch (``on``, ``enabled``) sets."""
+    if len(args) != 1:
+        return None
+    ((name, value),) = args.items()
+    pair = _SWITCHES.get(name.lower())
+    return pair[0 if value else 1] if pair is not None and isinstance(value, bool) else None
 
 
 #: A record's history: a record made just now has none (no comments from before it existed).
