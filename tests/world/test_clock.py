@@ -154,3 +154,26 @@ def test_a_given_moment_is_read_out_not_looked_up():
     assert millis["timestamp"] == 1796040000
     lookup = _tool("get_order_time", {"order_id": {"type": "string"}}, ("order_id",))
     assert profile_for(wenv.load_spec(tools=[lookup])).tools["get_order_time"].family != "clock"
+
+
+@pytest.mark.parametrize("zone", ["America", "x" * 5000, "../etc/passwd", "\x00", "UTC+99"])
+def test_a_hostile_zone_is_rejected_on_its_argument(zone):
+    world = _world(_tool("get_current_time", {"timezone": _ZONE}, ("timezone",)))
+    out = world.call("get_current_time", {"timezone": zone})
+    assert out["status"] == "error" and out["error"]["code"] == "rejected"
+
+
+def test_a_time_pushed_past_the_calendar_is_rejected_not_a_server_error():
+    tool = _tool(
+        "convert_time",
+        {"source_timezone": _ZONE, "time": {"type": "string"}, "target_timezone": _ZONE},
+        ("source_timezone", "time", "target_timezone"),
+    )
+    world = _world(tool)
+    args = {
+        "source_timezone": "UTC",
+        "time": "0001-01-01T00:00:00",
+        "target_timezone": "Etc/GMT+12",
+    }
+    out = world.call("convert_time", args)
+    assert out["error"]["code"] == "rejected" and not world.internal_errors

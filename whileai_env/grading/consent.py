@@ -120,9 +120,7 @@ def _governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
     said = acts.content_words(rule)
     parts = [_verb_and_thing(w) for w in writes]
     verbs = {v for v, _ in parts if v and acts.shared(said, [v])}
-    if _EVERY_WRITE.search(rule) and not verbs:
-        return True
-    if _EVERY_WRITE.search(rule) and about_any_write(rule):
+    if _EVERY_WRITE.search(rule) and (not verbs or about_any_write(rule)):
         return True  # "any actions that update the database (booking, modifying …)"
     things = {t for _, ts in parts for t in ts if acts.shared(said, [t])}
     verb, thing = _verb_and_thing(tool)

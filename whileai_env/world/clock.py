@@ -59,10 +59,12 @@ def zone_of(value: Any) -> dt.tzinfo | None:
     if not isinstance(value, str) or not value.strip():
         return None
     text = value.strip()
+    if len(text) > 64:  # no zone name is longer; a path this long is an OSError in zoneinfo
+        return None
     named = _ABBREVIATIONS.get(text.upper(), text)
     try:
         return ZoneInfo(named)
-    except (ZoneInfoNotFoundError, ValueError):
+    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: "America", a directory
         pass
     m = _OFFSET.match(text)
     if m is None or int(m.group(2)) > 14 or int(m.group(3) or 0) >= 60:
@@ -212,7 +214,14 @@ def _output_part(schema: Any, *words: str) -> Any:
 
 def clock(call: Call) -> dict[str, Any]:
     """The time now on the episode clock in the zone asked for, or a stated time converted from
-    one zone to another."""
+    one zone to another; a time the calendar cannot hold there (year 1 moved west) is rejected."""
+    try:
+        return _clock(call)
+    except OverflowError:
+        return error("rejected", "the time is out of the calendar's range", problem="out_of_range")
+
+
+def _clock(call: Call) -> dict[str, Any]:
     zones = _zones(call)
     targets = [a for a in zones if set(name_tokens(a)) & _TARGET_WORDS]
     now = dt.datetime.fromtimestamp(call.now, dt.UTC)
