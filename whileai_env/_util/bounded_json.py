@@ -119,18 +119,80 @@ def to_plain(
 
     >>> to_plain({"a": (1, b"x")})
     {'a': [1, 'x']}
+    >>> to_plain({"a": [1, {"b": object()}]})
+    Traceback (most recent call last):
+    ...
+    whileai_env._util.bounded_json.JsonLimitError: a[1].b: holds a object, which JSON cannot carry
     """
-    budget = [max_items]
-    return _plain(value, "", 0, max_depth, budget, bytes_as_text)
+    return _Copier(max_depth, max_items, bytes_as_text).plain(value, None, 0)
 
 
-def _spend(budget: list[int], amount: int, path: str) -> None:
-    budget[0] -= amount
-    if budget[0] < 0:
-        raise JsonLimitError("is too big (too many values or characters)", path)
+#: Where a value sits, as a chain ``(parent, key or index)``, spelt out only for an error (a
+#: path written at every node was a third of the copy's cost on every action).
+_Where = tuple[Any, str | int] | None
 
 
-def _scalar(value: Any, path: str, bytes_as_text: bool) -> tuple[bool, Any]:
+def _path(where: _Where) -> str:
+    """``where`` spelt out: ``tool_calls[0].function.arguments.x``."""
+    parts: list[str | int] = []
+    while where is not None:
+        where, key = where
+        parts.append(key)
+    out = ""
+    for key in reversed(parts):
+        out += f"[{key}]" if type(key) is int else f".{key}" if out else str(key)
+    return out
+
+
+_EXACT_SCALARS = frozenset({int, float, bool, type(None)})
+
+
+class _Copier:
+    """One :func:`to_plain` copy: its limits and what is left of its size budget."""
+
+    def __init__(self, max_depth: int, max_items: int, bytes_as_text: bool) -> None:
+        self.max_depth, self.budget, self.bytes_as_text = max_depth, max_items, bytes_as_text
+
+    def spend(self, amount: int, where: _Where) -> None:
+        self.budget -= amount
+        if self.budget < 0:
+            raise JsonLimitError("is too big (too many values or characters)", _path(where))
+
+    def plain(self, value: Any, where: _Where, depth: int) -> Any:
+        kind = type(value)
+        if kind is str:
+            self.spend(1 + len(value), where)
+            return value
+        if kind in _EXACT_SCALARS and (kind is not int or value.bit_length() <= MAX_INT_BITS):
+            self.spend(1, where)
+            return value
+        self.spend(1, where)
+        done, plain = _scalar(value, where, self.bytes_as_text)
+        if done:
+            if type(plain) is str:
+                self.spend(len(plain), where)
+            return plain
+        if depth >= self.max_depth:
+            raise JsonLimitError(
+                f"nested deeper than {self.max_depth} levels (or refers to itself)", _path(where)
+            )
+        if isinstance(value, Mapping):
+            out: dict[str, Any] = {}
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise JsonLimitError(
+                        f"has a key that is not a string ({type_name(key)})", _path(where)
+                    )
+                key = key if type(key) is str else str.__str__(key)
+                self.spend(len(key), where)
+                out[key] = self.plain(item, (where, key), depth + 1)
+            return out
+        if isinstance(value, list | tuple):
+            return [self.plain(item, (where, i), depth + 1) for i, item in enumerate(value)]
+        raise JsonLimitError(f"holds a {type_name(value)}, which JSON cannot carry", _path(where))
+
+
+def _scalar(value: Any, where: _Where, bytes_as_text: bool) -> tuple[bool, Any]:
     """``(True, plain)`` for a scalar JSON value (subclasses flattened), ``(False, None)`` else."""
     if value is None or value is True or value is False:
         return True, value
@@ -143,7 +205,7 @@ def _scalar(value: Any, path: str, bytes_as_text: bool) -> tuple[bool, Any]:
         if number.bit_length() > MAX_INT_BITS:
             raise JsonLimitError(
                 f"holds an integer of {number.bit_length()} bits (the limit is {MAX_INT_BITS})",
-                path,
+                _path(where),
             )
         return True, number
     if isinstance(value, float):
@@ -151,36 +213,6 @@ def _scalar(value: Any, path: str, bytes_as_text: bool) -> tuple[bool, Any]:
     if bytes_as_text and isinstance(value, bytes | bytearray | memoryview):
         return True, bytes(value).decode("utf-8", errors="replace")
     return False, None
-
-
-def _plain(
-    value: Any, path: str, depth: int, max_depth: int, budget: list[int], bytes_as_text: bool
-) -> Any:
-    _spend(budget, 1, path)
-    done, plain = _scalar(value, path, bytes_as_text)
-    if done:
-        if type(plain) is str:
-            _spend(budget, len(plain), path)
-        return plain
-    if depth >= max_depth:
-        raise JsonLimitError(f"nested deeper than {max_depth} levels (or refers to itself)", path)
-    if isinstance(value, Mapping):
-        out: dict[str, Any] = {}
-        for key, item in value.items():
-            if not isinstance(key, str):
-                raise JsonLimitError(f"has a key that is not a string ({type_name(key)})", path)
-            key = key if type(key) is str else str.__str__(key)
-            _spend(budget, len(key), path)
-            out[key] = _plain(
-                item, f"{path}.{key}" if path else key, depth + 1, max_depth, budget, bytes_as_text
-            )
-        return out
-    if isinstance(value, list | tuple):
-        return [
-            _plain(item, f"{path}[{i}]", depth + 1, max_depth, budget, bytes_as_text)
-            for i, item in enumerate(value)
-        ]
-    raise JsonLimitError(f"holds a {type_name(value)}, which JSON cannot carry", path)
 
 
 def depth_exceeds(value: Any, limit: int) -> bool:

@@ -23,13 +23,24 @@ _TOKEN = re.compile(r"[a-z0-9]+")
 
 
 def embed(text: str, dim: int = DIM) -> np.ndarray:
-    """A unit-norm hashed bag-of-words vector (words and word pairs)."""
-    vec = np.zeros(dim, dtype=np.float32)
+    """A unit-norm hashed bag-of-words vector (words and word pairs).
+
+    The buckets are counted by one ``np.bincount`` (a numpy item update per word was most of the
+    cost); counts of ones and halves are exact in float32, so the vector is the same as adding
+    them one by one.
+
+    >>> v = embed("refund order 42")
+    >>> v.shape, round(float(v @ v), 4)
+    ((256,), 1.0)
+    """
     words = _TOKEN.findall(text.lower())
-    for w in words:
-        vec[zlib.crc32(w.encode()) % dim] += 1.0
-    for a, b in itertools.pairwise(words):
-        vec[zlib.crc32(f"{a} {b}".encode()) % dim] += 0.5
+    if not words:
+        return np.zeros(dim, dtype=np.float32)
+    buckets = [zlib.crc32(w.encode()) % dim for w in words]
+    buckets += [zlib.crc32(f"{a} {b}".encode()) % dim for a, b in itertools.pairwise(words)]
+    weights = np.full(len(buckets), 0.5)
+    weights[: len(words)] = 1.0
+    vec = np.bincount(buckets, weights=weights, minlength=dim).astype(np.float32)
     norm = float(np.linalg.norm(vec))
     return vec / norm if norm else vec
 

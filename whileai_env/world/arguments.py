@@ -37,12 +37,14 @@ def _scope(
     vocab: Vocabulary,
     now: int,
     root: Mapping[str, Any] | None = None,
+    locator: bool = False,
 ) -> Scope:
     props = root.get("properties") if isinstance(root, Mapping) else None
     return Scope(
         seed=stable_hash(kind, name, *parts),
         now=now,
         noun=noun,
+        locator=locator,
         writes=writes,
         vocab=vocab,
         person_seed=stable_hash("person", *(parts if person is None else person)),
@@ -80,6 +82,7 @@ def locator_value(
         vocab=vocabulary(spec),
         now=now,
         root=root,
+        locator=True,
     )
     return value_for(schema or {}, name, scope, root=root, locator=True)
 

@@ -37,6 +37,7 @@ from whileai_env.world.ids import id_candidates
 from whileai_env.world.makers import Scope, argv, like, make_strings, tense
 from whileai_env.world.naming import resolve_field, spelt_out
 from whileai_env.world.patterns import matches, sample
+from whileai_env.world.simple_schema import PLAIN_TYPES, simple_check
 from whileai_env.world.validation import find_placeholder, json_type
 
 _MAX_DEPTH = 10
@@ -133,6 +134,9 @@ def fits(value: Any, schema: Any, root: Mapping[str, Any]) -> bool:
         return True
     if schema is False:
         return False
+    check = simple_check(schema) if type(value) in PLAIN_TYPES else None
+    if check is not None:
+        return check(value)
     try:
         return bool(_validator(schema, root).is_valid(value))
     except Exception:
