@@ -399,6 +399,32 @@ def test_questions_are_read_by_their_frame(verb, noun, frame):
     ]
 
 
+@settings(max_examples=60, deadline=None)
+@given(
+    noun=_NOUNS,
+    lead=st.sampled_from(
+        [
+            "To verify you, ",
+            "To verify your identity: ",
+            "To look that up, ",
+            "In order to find it, ",
+            "For security reasons, ",
+            "For verification purposes, ",
+        ]
+    ),
+    frame=st.integers(0, 2),
+)
+def test_a_purpose_clause_before_a_question_leaves_the_question(noun, lead, frame):
+    # an IT helpdesk agent asked "To verify you, what is your work email address?" and the person
+    # read it as a question to check, answering "No idea, can you check?" (120 of 120 tasks)
+    question = [f"what is your {noun}?", f"could you tell me the {noun}?", f"shall I {noun} it?"]
+    asks = read_asks(lead + question[frame])
+    if frame == 2:
+        assert [a.kind for a in asks] == ["confirm"]
+    else:
+        assert [(a.kind, a.subject) for a in asks] == [("info", noun)]
+
+
 @pytest.mark.parametrize(
     "question",
     ["Which repository?", "Hello, which repository?", "Hi there, which repo do you mean?"],

@@ -216,3 +216,27 @@ def test_a_strong_read_verb_anywhere_is_a_read(verb, nouns, camel):
     name = parts[0] + "".join(p.title() for p in parts[1:]) if camel else "_".join(parts)
     assert name_tokens(name)[1] == verb
     assert classify_tool(name) == "read"
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "kind"),
+    [
+        # sooperset/mcp-atlassian: the server refuses writes in read-only mode, and says so
+        (
+            "jira_transition_issue",
+            "Transition a Jira issue to a new status.\n\nRaises:\n    ValueError: If required"
+            " fields missing, invalid input, in read-only mode,\n        Jira client unavailable.",
+            "update",
+        ),
+        (
+            "confluence_create_page",
+            "Create a page. Fails when the server is in read-only mode.",
+            "create",
+        ),
+        ("publish_post", "Publish a post. Not available in read-only mode.", "create"),
+        ("run_query", "Execute a SQL query in read-only mode.", "read"),
+        ("table_view", "Use this when you need a read-only view of the table.", "read"),
+    ],
+)
+def test_a_read_only_mode_the_call_fails_in_is_no_read_cue(name, description, kind):
+    assert classify_tool(name, description) == kind

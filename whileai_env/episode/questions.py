@@ -24,7 +24,8 @@ _CLAUSES = re.compile(
 )
 _LEAD = re.compile(
     r"^(?:[-*•]\s*|\d+[.)]\s*|[^:?!.]{3,80}:\s+(?=(?:shall|should|can|may|could|do|would|is|are|will)\b)"
-    r"|(?:(?:before|so that|so) (?:i|we)\b[^:,?]*(?=[:,])|in order to [^:,?]*(?=[:,])"
+    r"|(?:(?:before|so that|so) (?:i|we)\b[^:,?]*(?=[:,])|(?:in order )?to [a-z]+\b[^:,?]{0,60}(?=[:,])"
+    r"|for (?:[a-z]+ ){0,2}(?:purposes?|reasons?|verification|security)(?=[:,])"
     r"|just to (?:confirm|be sure|check)|to confirm|(?:please |can you |could you )?confirm(?: for me)?(?=\s*[:,-])"
     r"|one more thing|ok(?:ay)?|great|thanks|thank you|sure|alright|so"
     r"|also|and|now|first|lastly|hello|hi there|hey there|hi|hey|good (?:morning|afternoon|evening)"

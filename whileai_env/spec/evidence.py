@@ -453,12 +453,38 @@ def hands_off(name: str, description: str) -> bool:
     return bool(_HANDOFF.search(first_sentence(description)))
 
 
+#: Words that make the clause a cue sits in a failure condition ("Raises: ValueError: If …, in
+#: read-only mode"): a tool refused in read-only mode is a write, so the cue is not its own.
+_FAILURE = re.compile(
+    r"\b(?:raises?|errors?|exceptions?|fails?|throws?|rejects?|rejected|refused|unavailable"
+    r"|not (?:available|allowed|permitted|supported)|disabled|blocked|forbidden)\b",
+    re.I,
+)
+#: "If the server runs in read-only mode": a condition on the server, when the cue is a mode.
+_CONDITION = re.compile(r"\b(?:if|when|unless|while)\b", re.I)
+
+
+def _in_failure(text: str, start: int) -> bool:
+    """Whether the cue at ``start`` lies in a failure condition: its clause (back to the last
+    sentence end or blank line) says the call fails, or it lies in a ``Raises:`` section."""
+    clause = re.split(r"[.!?](?:\s|$)|\n\s*\n", text[:start])[-1]
+    mode = re.match(r"read[- ]only\s+mode\b", text[start:], re.I) is not None
+    return bool(_FAILURE.search(clause) or (mode and _CONDITION.search(clause)))
+
+
 def read_cue(description: str) -> str | None:
-    """The phrase that says the tool only reads ("read-only", a SQL ``SELECT`` runner), or ``None``."""
+    """The phrase that says the tool only reads ("read-only", a SQL ``SELECT`` runner), or ``None``.
+
+    A cue in a failure condition is not the tool's own ("Raises ValueError in read-only mode"
+    says the tool writes).
+
+    >>> read_cue("List the rows. This tool is read-only."), read_cue("Raises: ValueError: in read-only mode.")
+    ('read-only', None)
+    """
     text = description or ""
-    found = _READ_CUES.search(text)
-    if found:
-        return found.group(0)
+    for found in _READ_CUES.finditer(text):
+        if not _in_failure(text, found.start()):
+            return found.group(0)
     if _SQL_READ.search(text) and not _SQL_WRITE.search(text):
         return "SELECT"
     return None

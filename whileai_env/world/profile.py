@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from typing import Any
@@ -20,7 +20,7 @@ from typing import Any
 from whileai_env._util.frozen import thaw
 from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
-from whileai_env.spec.evidence import is_computation
+from whileai_env.spec.evidence import first_sentence, is_computation
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.naming import slug
 from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
@@ -287,6 +287,8 @@ def tool_noun(name: str) -> tuple[str, bool]:
     if len(tokens) > 1 and tokens[-1] in ACTION_VERBS:
         tokens = tokens[:-1]
     words = [w for w in tokens if w not in _STOP]
+    if not words and "page" in tokens:  # a page is a thing when nothing else is (``get_page``)
+        words = ["page"]
     if not words:
         return "record", False
     last = words[-1]
@@ -507,7 +509,56 @@ def _names_currency(tool: Tool) -> bool:
     return any(set(name_tokens(a)) & _CURRENCY_WORDS for a in tool.properties)
 
 
-def _profile_tool(tool: Tool) -> ToolProfile:
+def service_prefixes(spec: Spec) -> frozenset[str]:
+    """First words of tool names that name the service, not a thing: shared by two tools or
+    more and no verb (``jira`` of ``jira_search`` and ``jira_get_issue``)."""
+    firsts = [name_tokens(t.name)[:1] for t in spec.tools]
+    counts: dict[str, int] = {}
+    for first in firsts:
+        if first and first[0] not in ACTION_VERBS:
+            counts[first[0]] = counts.get(first[0], 0) + 1
+    return frozenset(w for w, n in counts.items() if n > 1)
+
+
+_DESCRIBED = re.compile(r"[A-Za-z]+")
+
+
+def described_noun(description: str, skip: str, known: Sequence[str]) -> str | None:
+    """The thing a description's first sentence acts on, for a name that says only its service
+    (``jira_search``: "Search Jira issues using JQL" → ``issue``): the first word after the verb,
+    past the service's own name, that is a noun of another tool; else the noun the service's
+    other tools name most (``known``, most first: "Search Confluence content" searches its
+    pages); else the first plain word.
+
+    >>> described_noun("Search Jira issues using JQL.", "jira", ["comment", "issue"])
+    'issue'
+    >>> described_noun("Search Confluence content.", "confluence", ["page", "comment"])
+    'page'
+    """
+    words = [w.lower() for w in _DESCRIBED.findall(first_sentence(description or ""))]
+    start = next((i + 1 for i, w in enumerate(words[:4]) if w in ACTION_VERBS), None)
+    rest = [w for w in words[start : start + 6] if w not in _STOP and w != skip] if start else []
+    nouns = [_NOUN_ALIASES.get(singular(w), singular(w)) for w in rest]
+    return next((n for n in nouns if n in known), known[0] if known else None) or (
+        nouns[0] if nouns else None
+    )
+
+
+def _service_nouns(spec: Spec, services: frozenset[str]) -> dict[str, list[str]]:
+    """Per service prefix, the nouns its tools' names give, most named first."""
+    counts: dict[str, dict[str, int]] = {}
+    for tool in spec.tools:
+        first = name_tokens(tool.name)[:1]
+        noun = tool_noun(tool.name)[0]
+        if first and first[0] in services and noun not in (first[0], "record"):
+            named = counts.setdefault(first[0], {})
+            named[noun] = named.get(noun, 0) + 1
+    return {
+        service: sorted(named, key=lambda n: (-named[n], n)) for service, named in counts.items()
+    }
+
+
+def _profile_tool(tool: Tool, services: Mapping[str, list[str]] | None = None) -> ToolProfile:
     props = thaw(tool.properties) if isinstance(tool.properties, Mapping) else {}
     tokens = name_tokens(tool.name)
     noun, plural = tool_noun(tool.name)
@@ -516,6 +567,8 @@ def _profile_tool(tool: Tool) -> ToolProfile:
         # a namespace before the verb (``API-patch-page``): the verb and noun come after it
         verb = verb_of("_".join(tokens[1:]))
         noun, plural = tool_noun("_".join(tokens[1:]))
+    if services and tokens[:1] == [noun] and noun in services:  # the name says only the service
+        noun = described_noun(tool.description or "", noun, services[noun]) or noun
     roles = find_roles(tool.name, props, tool.required, tool.description or "")
     family = _family(tool, tokens, roles, noun, plural)
     locators = tuple(
@@ -614,8 +667,9 @@ def build_profile(spec: Spec) -> SpecProfile:
     """Profile every tool of ``spec`` and gather the spec's vocabulary per noun."""
     sp = SpecProfile(spec=spec)
     texts: dict[str, list[str]] = {}
+    services = _service_nouns(spec, service_prefixes(spec))
     for tool in spec.tools:
-        tp = _profile_tool(tool)
+        tp = _profile_tool(tool, services)
         sp.tools[tool.name] = tp
         for arg in tp.locators:
             noun = tp.nouns[arg]

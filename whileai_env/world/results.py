@@ -348,18 +348,29 @@ def _clock(call: Call) -> dt.datetime:
     return dt.datetime.fromtimestamp(call.now, dt.UTC).replace(tzinfo=None)
 
 
+#: Words of an argument that holds a search query, a query language's included (Jira's ``jql``,
+#: Confluence's ``cql``, Salesforce's ``soql``, Kusto's ``kql``).
+QUERY_WORDS = frozenset({"query", "q", "keyword", "search", "jql", "cql", "soql", "kql"})
+
+
 def _query(call: Call) -> list[str]:
-    """The words of a search's query argument (``query``, ``q``, ``keyword``), lowercase, without
-    its ``field:value`` operators (:func:`_query_fields`)."""
+    """The words of a search's query argument (``query``, ``q``, ``jql``), lowercase, without
+    its ``field:value`` and ``field = value`` operators (:func:`_query_fields`) and the
+    connectives and ordering of a query language (``AND``, ``ORDER BY created``)."""
     for arg, value in call.args.items():
-        if isinstance(value, str) and word_set(arg) & {"query", "q", "keyword", "search"}:
-            return [w for w in value.lower().split() if not _OPERATOR.match(w)]
+        if isinstance(value, str) and word_set(arg) & QUERY_WORDS:
+            bare = _ORDERING.sub(" ", _OPERATORS.sub(" ", value))
+            return [w for w in bare.lower().split() if w not in _CONNECTIVES]
     return []
 
 
-#: A search operator: ``from:ana@x.io``, ``subject:"Q3 report"``, ``is:unread``, ``label:work``.
-_OPERATOR = re.compile(r'^([A-Za-z_]+):("[^"]*"|\S+)$')
-_OPERATORS = re.compile(r'\b([A-Za-z_]+):("[^"]*"|\S+)')
+#: A search operator: ``from:ana@x.io``, ``subject:"Q3 report"``, ``is:unread``, ``label:work``,
+#: and a query language's comparison, ``key = PROJ-7``, ``status = "In Progress"``, ``title ~ vpn``.
+_OPERATORS = re.compile(
+    r"\b([A-Za-z_][A-Za-z0-9_.]*)(?::|\s*(?:!=|=|~)\s*)(\"[^\"]*\"|'[^']*'|[^\s()\"',]+)"
+)
+_ORDERING = re.compile(r"\border\s+by\b.*$", re.I | re.S)
+_CONNECTIVES = frozenset({"and", "or", "not", "(", ")"})
 
 
 def _query_fields(call: Call, noun: str, sample: Mapping[str, Any]) -> dict[str, str]:
@@ -368,12 +379,35 @@ def _query_fields(call: Call, noun: str, sample: Mapping[str, Any]) -> dict[str,
     record has no text field for (``is:unread``, ``in:inbox``) narrows nothing."""
     out: dict[str, str] = {}
     for arg, value in call.args.items():
-        if not (isinstance(value, str) and word_set(arg) & {"query", "q", "keyword", "search"}):
+        if not (isinstance(value, str) and word_set(arg) & QUERY_WORDS):
             continue
-        for key, said in _OPERATORS.findall(value):
+        for found in _OPERATORS.finditer(value):
+            key, said = found.groups()
+            if "!=" in found.group(0):  # a field that is not a value narrows to no one value
+                continue
             target = call.store.field_for(noun, key)
-            if target is not None and isinstance(sample.get(target), str):
-                out[target] = said.strip('"')
+            if (
+                target is not None
+                and target != call.spec.id_key(noun)
+                and isinstance(sample.get(target), str)
+            ):
+                out[target] = said.strip("\"'")
+    return out
+
+
+def _query_ids(call: Call, noun: str, id_key: str) -> list[str]:
+    """The ids a search query asks for by an operator on the record's id (``key = PROJ-7``,
+    ``id:42``, ``issue_key = "PROJ-7"``)."""
+    out: list[str] = []
+    for arg, value in call.args.items():
+        if not (isinstance(value, str) and word_set(arg) & QUERY_WORDS):
+            continue
+        for found in _OPERATORS.finditer(value):
+            key, said = found.groups()
+            if "!=" not in found.group(0) and (
+                key.lower() in ("id", "key") or key == id_key or locator_noun(key) == noun
+            ):
+                out.append(said.strip("\"'"))
     return out
 
 
@@ -405,7 +439,7 @@ def _filters(call: Call, noun: str, sample: dict[str, Any]) -> dict[str, Any]:
             or type(value) not in (str, int, bool)
         ):
             continue
-        if role_of(arg) == "text" and word_set(arg) & {"query", "q", "keyword", "search"}:
+        if role_of(arg) == "text" and word_set(arg) & QUERY_WORDS:
             continue
         target = call.store.field_for(noun, arg)
         if target is not None and type(sample[target]) in (type(value), type(None)):
@@ -451,7 +485,7 @@ def listing(call: Call) -> dict[str, Any]:
     if store.plan.state == "missing" and any(
         ident in store.plan.values and not store.exists(ident)
         for arg, value in call.args.items()
-        if not word_set(arg) & {"query", "q", "keyword", "search"}
+        if not word_set(arg) & QUERY_WORDS
         for ident in named_ids(value)
     ):  # filtered by the task's missing entity (an assignee's email): nothing matches it
         return ok(echo, items=[], count=0)
@@ -466,6 +500,9 @@ def listing(call: Call) -> dict[str, Any]:
     ids = _listed_ids(call, subject, noun, whole=not filters)
     if subject is not None and subject[0] == id_key:
         ids = [subject[1]]  # filtered by the listed record's own id: that record alone
+    asked = _query_ids(call, noun, id_key)
+    if asked:  # a query for records by id (``key = PROJ-7``): those that exist, alone
+        ids = [i for i in asked if store.exists(i)]
     query = _query(call)
     if query:
         ids = _searched(store, noun, ids, query)

@@ -1,0 +1,74 @@
+"""Searches in a query language and tools named only by their service (a trial user's Jira and
+Confluence spec, from sooperset/mcp-atlassian: ``jira_search(jql="key = ITSD-42")`` listed made-up
+``JIR-…`` records named "Jira 528", the same after the issue was deleted)."""
+
+from __future__ import annotations
+
+import pytest
+
+import whileai_env as wenv
+from whileai_env.world.profile import profile_for
+
+_KEY = {"type": "string", "description": "Jira issue key (e.g., 'PROJ-123')"}
+
+
+def _tool(name: str, description: str, props: dict, required: tuple[str, ...] = ()) -> dict:
+    body = {"type": "object", "properties": props, "required": list(required)}
+    return {"name": name, "description": description, "parameters": body}
+
+
+JIRA = [
+    _tool(
+        "jira_get_issue",
+        "Get details of a specific Jira issue.",
+        {"issue_key": _KEY},
+        ("issue_key",),
+    ),
+    _tool(
+        "jira_search",
+        "Search Jira issues using JQL (Jira Query Language).",
+        {"jql": {"type": "string"}, "limit": {"type": "integer"}},
+        ("jql",),
+    ),
+    _tool(
+        "jira_delete_issue", "Delete an existing Jira issue.", {"issue_key": _KEY}, ("issue_key",)
+    ),
+    _tool(
+        "confluence_get_page", "Get content of a Confluence page.", {"page_id": {"type": "string"}}
+    ),
+    _tool("confluence_delete_page", "Delete a page.", {"page_id": {"type": "string"}}),
+    _tool(
+        "confluence_search", "Search Confluence content using CQL.", {"query": {"type": "string"}}
+    ),
+]
+
+
+def test_a_tool_named_by_its_service_alone_acts_on_what_its_description_names():
+    tools = profile_for(wenv.load_spec(tools=JIRA)).tools
+    assert tools["jira_search"].noun == "issue"
+    # "content" is no noun of a tool; the service's tools name pages
+    assert tools["confluence_search"].noun == "page"
+    assert tools["confluence_get_page"].noun == "page"
+
+
+@pytest.mark.parametrize(
+    "query", ["key = PROJ-42", 'issue_key = "PROJ-42"', "key:PROJ-42 ORDER BY created"]
+)
+def test_a_query_for_a_key_lists_that_record_until_it_is_deleted(query):
+    world = wenv.World(wenv.load_spec(tools=JIRA), seed=1, options={"exists_share": 1.0})
+    assert world.call("jira_get_issue", {"issue_key": "PROJ-42"})["status"] == "ok"
+    listed = world.call("jira_search", {"jql": query})["items"]
+    assert [i["issue_key"] for i in listed] == ["PROJ-42"]
+    assert world.call("jira_delete_issue", {"issue_key": "PROJ-42"})["status"] == "ok"
+    assert world.call("jira_search", {"jql": query})["items"] == []
+
+
+def test_a_query_languages_field_comparison_narrows_what_is_listed():
+    world = wenv.World(wenv.load_spec(tools=JIRA), seed=3, options={"exists_share": 1.0})
+    sample = world.call("jira_search", {"jql": "project = PROJ"})["items"][0]
+    field = next(
+        k for k, v in sample.items() if k != "issue_key" and isinstance(v, str) and " " not in v
+    )
+    value = sample[field]
+    items = world.call("jira_search", {"jql": f'{field} = "{value}" AND project = PROJ'})["items"]
+    assert items and all(i.get(field, value) == value for i in items)
