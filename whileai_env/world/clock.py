@@ -19,58 +19,15 @@ import datetime as dt
 import re
 from collections.abc import Mapping
 from typing import Any
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.context import Call, error, ok
 from whileai_env.world.roles import is_zone_argument
+from whileai_env.world.zones import zone_of
 
 #: Words of an argument that names the other end of a conversion.
 _TARGET_WORDS = frozenset({"target", "to", "destination", "dest", "output"})
-_OFFSET = re.compile(r"^(?:UTC|GMT)?\s*([+-])(\d{1,2})(?::?(\d{2}))?$", re.IGNORECASE)
 _CLOCK_TIME = re.compile(r"^(\d{1,2}):(\d{2})(?::(\d{2}))?\s*([ap]\.?m\.?)?$", re.IGNORECASE)
-# The abbreviations people and docs write where an IANA name is meant; zoneinfo knows only a
-# few of them (EST, MST), and as fixed offsets, so they are named here, each by its usual zone.
-_ABBREVIATIONS = {
-    "UTC": "UTC",
-    "GMT": "UTC",
-    "Z": "UTC",
-    "PST": "America/Los_Angeles",
-    "PDT": "America/Los_Angeles",
-    "PT": "America/Los_Angeles",
-    "MST": "America/Denver",
-    "MDT": "America/Denver",
-    "CST": "America/Chicago",
-    "CDT": "America/Chicago",
-    "EST": "America/New_York",
-    "EDT": "America/New_York",
-    "ET": "America/New_York",
-    "BST": "Europe/London",
-    "CET": "Europe/Paris",
-    "CEST": "Europe/Paris",
-    "IST": "Asia/Kolkata",
-    "JST": "Asia/Tokyo",
-    "AEST": "Australia/Sydney",
-}
-
-
-def zone_of(value: Any) -> dt.tzinfo | None:
-    """The zone ``value`` names, or ``None`` when no zone is spelt so."""
-    if not isinstance(value, str) or not value.strip():
-        return None
-    text = value.strip()
-    if len(text) > 64:  # no zone name is longer; a path this long is an OSError in zoneinfo
-        return None
-    named = _ABBREVIATIONS.get(text.upper(), text)
-    try:
-        return ZoneInfo(named)
-    except (ZoneInfoNotFoundError, ValueError, OSError):  # OSError: "America", a directory
-        pass
-    m = _OFFSET.match(text)
-    if m is None or int(m.group(2)) > 14 or int(m.group(3) or 0) >= 60:
-        return None
-    delta = dt.timedelta(hours=int(m.group(2)), minutes=int(m.group(3) or 0))
-    return dt.timezone(-delta if m.group(1) == "-" else delta)
 
 
 def moment_fields(moment: dt.datetime, zone: str) -> dict[str, Any]:

@@ -164,6 +164,8 @@ def _examples(text: str) -> tuple[Any, ...]:
     if not m:
         return ()
     rest = text[m.end() :].lstrip(" :")
+    if rest.startswith("\n"):
+        return _listed_examples(rest)
     if rest.startswith("["):
         try:
             return (json.loads(rest[: rest.index("]") + 1]),)
@@ -176,6 +178,24 @@ def _examples(text: str) -> tuple[Any, ...]:
     token = re.match(r"\s*([A-Za-z0-9#+/][^\s,;()`'\"]+)", rest)
     word = token.group(1).rstrip(".") if token else ""
     return (word,) if word and not is_format_template(word) else ()
+
+
+_BULLET = re.compile(r"^\s*(?:[-*•]|\d+[.)])\s+(.*)$")
+
+
+def _listed_examples(rest: str) -> tuple[Any, ...]:
+    """Examples listed one per line under their lead ("Examples:\n- Find Epics: "issuetype = Epic""):
+    each bullet's quoted value, else its text after a label."""
+    out: list[str] = []
+    for line in rest.lstrip("\n").split("\n"):
+        bullet = _BULLET.match(line)
+        if not bullet:
+            break
+        quoted = _quoted(bullet.group(1))
+        value = quoted[0] if quoted else bullet.group(1).rsplit(": ", 1)[-1].strip(" `")
+        if value and not is_format_template(value):
+            out.append(value)
+    return tuple(dict.fromkeys(out))
 
 
 def _range(text: str) -> tuple[float | None, float | None]:

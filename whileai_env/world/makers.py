@@ -11,6 +11,7 @@ best first: the schema walker keeps the first one the schema accepts.
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -485,7 +486,8 @@ def argv(f: Field, s: Scope) -> list[str]:
 def like(example: str, r: random.Random, *, now: int, when: str) -> str:
     """A value shaped like ``example``: a date or date-time in the same style (at ``when`` from
     the clock), a UUID, hexadecimal of the same length, or the example with its digits and the
-    letters after its first digit drawn afresh (``HAT001`` → ``HAT482``, ``ZFA04Y`` → ``ZFA71K``)."""
+    letters after a digit in the same word drawn afresh (``HAT001`` → ``HAT482``, ``ZFA04Y`` →
+    ``ZFA71K``), a unit after a number kept (``1h 30m`` → ``4h 12m``, ``-7d`` → ``-3d``)."""
     if _is_iso_date(example):
         return v.day(moment(r, now, when))
     if (
@@ -515,18 +517,40 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
         return f"{r.getrandbits(4 * len(example)):0{len(example)}x}"
     out = []
     seen_digit = False
+    units = _unit_letters(example)
     for i, c in enumerate(example):
         if c.isdigit():
+            # a number's leading digit stays one to nine (``30m`` is never ``03m``, ``4h`` never ``0h``)
             first = (
-                not seen_digit and (i + 1 < len(example) and example[i + 1].isdigit()) and c != "0"
+                c != "0"
+                and not (i and example[i - 1].isdigit())
+                and (
+                    not seen_digit
+                    or i + 1 in units
+                    or i + 1 == len(example)
+                    or example[i + 1].isdigit()
+                )
             )
             out.append(str(r.randint(1, 9)) if first else str(r.randint(0, 9)))
             seen_digit = True
-        elif c.isalpha() and seen_digit and c.isascii():
+        elif c.isspace():  # a code's letters after its digits are its own word's
+            out.append(c)
+            seen_digit = False
+        elif c.isalpha() and seen_digit and c.isascii() and i not in units:
             out.append(chr(r.randint(65, 90)) if c.isupper() else chr(r.randint(97, 122)))
         else:
             out.append(c)
     return "".join(out)
+
+
+_MEASURE = re.compile(r"(?<!\S)[-+]?\d+(?:\.\d+)?([A-Za-z]+)(?!\S)")
+
+
+def _unit_letters(example: str) -> set[int]:
+    """Positions of the letters that are a unit after a number (``1h 30m``, ``5kg``, ``2.5GB``): a
+    word that starts with its digits and ends with its letters; a code's letters (``ZFA04Y``)
+    are not."""
+    return {i for m in _MEASURE.finditer(example) for i in range(m.start(1), m.end(1))}
 
 
 def _is_iso_date(text: str) -> bool:

@@ -39,6 +39,7 @@ from whileai_env.world.naming import resolve_field, spelt_out
 from whileai_env.world.patterns import matches, sample
 from whileai_env.world.simple_schema import PLAIN_TYPES, simple_check
 from whileai_env.world.validation import find_placeholder, json_type
+from whileai_env.world.zones import zone_of
 
 _MAX_DEPTH = 10
 _NONE: Any = object()
@@ -515,6 +516,8 @@ class Walker:
         ``r`` is drawn in the same order whether or not later candidates are made."""
         concept = string_concept(f)
         examples = [e for e in _examples(schema, f) if isinstance(e, str)]
+        if concept == "timezone":  # a description's made-up zone ('America/San_Francisco')
+            examples = [e for e in examples if zone_of(e) is not None]
         fmt = schema.get("format") if isinstance(schema.get("format"), str) else None
         if f.locator:
             yield from id_candidates(f, schema, scope, concept, examples)
@@ -531,7 +534,12 @@ class Walker:
                 yield from make_strings(concept, f, scope)
             yield format_value(fmt, r, now=scope.now, tense=tense(f, scope))
         # An example the spec gives shows the value's form better than a guess from the name,
-        # except for a person's details, where the example is one fixed person.
+        # except for a person's details, where the example is one fixed person. Several
+        # examples are taken in turn from a drawn one (a search's seven JQL examples, not the
+        # first seven times in eight).
+        if len(examples) > 1:
+            turn = r.randrange(len(examples))
+            examples = examples[turn:] + examples[:turn]
         shaped = (like(e, r, now=scope.now, when=tense(f, scope)) for e in examples)
         if concept in _MADE_FIRST or not examples:
             yield from make_strings(concept, f, scope)
