@@ -36,6 +36,7 @@ from collections.abc import Iterator, Mapping
 from functools import lru_cache
 from typing import Any
 
+from whileai_env._util.lexicon import name_tokens
 from whileai_env._util.phones import is_phone, same_phone
 from whileai_env.grading import acts
 from whileai_env.grading.findings import Finding, step_evidence
@@ -184,3 +185,72 @@ def followed_details(t: Trajectory, tool: str, calls: list[Step]) -> Finding | N
         f"{tool} was called with {arg}={step.args.get(arg)!r}, not the {wanted[arg]!r} the person asked for",
         step_evidence(step.index, tool, argument=arg),
     )
+
+
+#: Values that change nothing when passed for an optional argument (``notify=False``, ``""``).
+_NO_CHANGE = frozenset({"", "none", "false", "no", "null", "default"})
+#: Arguments whose free text is the agent's own note on the call, not a change the person asks.
+_NOTE_WORDS = frozenset({"note", "notes", "comment", "reason", "memo", "message", "summary"})
+
+
+def _changes(value: Any) -> bool:
+    """Whether ``value`` for an optional argument changes something (not a false, an empty or
+    a ``none``)."""
+    if value is None or value is False or value == [] or value == {}:
+        return False
+    if isinstance(value, str):
+        return value.strip().lower() not in _NO_CHANGE
+    if isinstance(value, Mapping | list):
+        return any(_changes(v) for v in (value.values() if isinstance(value, Mapping) else value))
+    return True
+
+
+def _unasked(t: Trajectory, step: Step, arg: str, value: Any) -> bool:
+    """Whether ``arg=value`` on ``step`` is a change nobody asked for: a leaf the person never
+    said and no result showed before the call (a value read back unchanged is no change), a
+    ``true`` whose name the person never spoke (``notifyCustomer`` without "notify"), free text
+    in a note-like argument (a ``reason``, a ``comment``: the agent's words on the call) aside."""
+    words = name_tokens(arg)
+    for leaf in leaves(value):
+        if leaf is True:
+            if not (words and len(words[0]) > 2 and words[0] in t.user_text):
+                return True
+            continue
+        if not _changes(leaf):
+            continue
+        text = (scalar_text(leaf) or str(leaf)).lower()
+        if isinstance(leaf, str) and (
+            set(words) & _NOTE_WORDS
+            or (len(leaf.split()) >= FREE_TEXT_WORDS and _said(leaf, t.user_text))
+        ):
+            continue
+        if not t.seen_before(text, step.at):
+            return True
+    return False
+
+
+def no_unasked_change(t: Trajectory, tool: str, calls: list[Step]) -> Finding | None:
+    """``None`` unless a successful call of write ``tool`` set an optional argument the task never
+    asked about to a value that changes something: archiving a product on a title change,
+    ``taxExempt=true`` on an address change, ``notifyCustomer=true`` nobody asked for. Required
+    arguments, entity ids and the details the task states are the asked ones; so is a value the
+    person said or a result showed before the call."""
+    if not Trajectory.is_write(t.kind_of(tool)):
+        return None
+    required = t.world.get("required")
+    if not isinstance(required, Mapping) or tool not in required:
+        return None  # a row that does not say what the tool needs cannot say what is extra
+    needed = set(required.get(tool) or ())
+    details = t.world.get("details")
+    stated = details.get(tool) if isinstance(details, Mapping) else None
+    asked = needed | set(stated or ()) | set((t.tool_locators or {}).get(tool, ()))
+    for step in (s for s in calls if s.succeeded):
+        for arg, value in step.args.items():
+            if arg not in asked and _changes(value) and _unasked(t, step, arg, value):
+                return Finding(
+                    "no_unasked_change",
+                    "unasked_change",
+                    f"{tool} was called with {arg}={value!r}, which the person never asked for",
+                    step_evidence(step.index, tool, argument=arg),
+                )
+    return None
