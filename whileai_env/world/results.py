@@ -15,6 +15,7 @@ import statistics
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from whileai_env._util import bounded_json
 from whileai_env._util.hashing import canonical_json, unit
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.world.calculator import OPERATION_NAMES, CalculatorError, apply_operation, evaluate
@@ -654,9 +655,11 @@ def _changes(
     (``update: {priority: ...}``, ``patch``, ``fields``) is opened, however deep, and a
     ``status``/``state`` argument holding one of the noun's statuses (or of its own enum) sets the
     record's own status field (one status field per entity; a ``state: "CA"`` of an address is
-    not a status)."""
+    not a status). A wrapper written as a JSON string (Jira's ``fields='{"summary": "…"}'``) is
+    read as its object."""
     out: dict[str, Any] = {}
     for arg, value in args.items():
+        value = _json_changes(record, arg, value)
         if isinstance(value, dict) and value and depth < 4 and _wraps_changes(record, arg, value):
             for k, v in _changes(record, value, status_name, statuses, depth + 1).items():
                 out.setdefault(k, v)
@@ -670,9 +673,58 @@ def _changes(
             and resolve_field(record, arg) in (None, status_name)
         ):
             out[status_name] = value
+        elif "transition" in name_tokens(arg) and _names_status(value):
+            out[status_name] = _status_named(value, statuses(arg))
         else:
-            out[arg] = value
+            out[arg] = _scalar_of(record, arg, value)
     return out
+
+
+def _names_status(value: Any) -> bool:
+    """Whether a transition's value names the status it leads to ("Done", "In Progress"), not an
+    id of the workflow's (``"31"``)."""
+    return isinstance(value, str) and bool(value.strip()) and not value.strip().isdigit()
+
+
+def _status_named(value: str, statuses: tuple[str, ...]) -> str:
+    """The noun's status ``value`` names (``"In Progress"`` is ``in_progress``), else the value
+    written as a status."""
+    plain = re.sub(r"[\s-]+", "_", value.strip().lower())
+    return next((s for s in statuses if re.sub(r"[\s-]+", "_", s.lower()) == plain), plain)
+
+
+#: The one key of an object that stands for a plain value (Jira's ``{"name": "High"}``).
+_VALUE_KEYS = ("name", "value", "id", "key")
+
+
+def _scalar_of(record: Mapping[str, Any], arg: str, value: Any) -> Any:
+    """``value``, or the plain value an object of one naming key holds when the record's field
+    for ``arg`` is plain: ``priority: {"name": "High"}`` sets a priority of ``"High"``."""
+    if isinstance(value, dict) and len(value) == 1:
+        ((key, inner),) = value.items()
+        name = resolve_field(record, arg)
+        if (
+            key in _VALUE_KEYS
+            and name is not None
+            and type(inner) in (str, int, float)
+            and type(record.get(name)) in (str, int, float)
+        ):
+            return inner
+    return value
+
+
+def _json_changes(record: Mapping[str, Any], arg: str, value: Any) -> Any:
+    """``value``, or the object it spells when it is a JSON object in a string that wraps changes
+    (``fields='{"summary": "VPN broken"}'``): the change is made, not stored as text."""
+    if not (isinstance(value, str) and value.lstrip().startswith("{")):
+        return value
+    try:
+        parsed = bounded_json.loads(value)
+    except ValueError:
+        return value
+    if isinstance(parsed, dict) and parsed and _wraps_changes(record, arg, parsed):
+        return parsed
+    return value
 
 
 def _status_options(
@@ -700,17 +752,26 @@ def _empty_wrapper(record: Mapping[str, Any], arg: str, value: Any) -> bool:
 def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]) -> bool:
     """Whether an object argument is a set of changes rather than a value of one object field."""
     name = resolve_field(record, arg)
-    if name is not None and isinstance(record.get(name), dict):
-        return False
-    return bool(set(name_tokens(arg)) & _CHANGE_WRAPPERS) or any(
-        resolve_field(record, k) for k in value
-    )
+    wrapper = bool(set(name_tokens(arg)) & _CHANGE_WRAPPERS)
+    if name is not None and (isinstance(record.get(name), dict) or not wrapper):
+        return False  # ``priority: {"name": "High"}`` is the priority's value, not changes
+    return wrapper or any(resolve_field(record, k) for k in value)
 
 
-def _apply(record: dict[str, Any], args: dict[str, Any], skip: set[str], *, add: bool) -> list[str]:
+def _apply(
+    record: dict[str, Any],
+    args: dict[str, Any],
+    skip: set[str],
+    *,
+    add: bool,
+    status_name: str = "record_status",
+) -> list[str]:
     """Write ``args`` into ``record`` field by field; returns the fields changed.
 
-    ``record`` may be a shallow copy: a nested list is copied before an item of it changes.
+    ``record`` may be a shallow copy: a nested list is copied before an item of it changes. A
+    ``status`` the record has no field for is added as its ``status_name``: a record's own
+    ``status`` would hide the answer's (``get_product`` answered ``"status": "ARCHIVED"``, and an
+    agent that read its write back was graded as reading a failure).
     """
     changed: list[str] = []
     target = record
@@ -751,6 +812,8 @@ def _apply(record: dict[str, Any], args: dict[str, Any], skip: set[str], *, add:
             if not add:
                 continue
             name = arg[4:] if arg.startswith("new_") else arg
+            if name == "status" and holder is record:
+                name = status_name
         holder[name] = copy_json(value)
         changed.append(name)
     return changed
@@ -823,7 +886,13 @@ def write(call: Call) -> dict[str, Any]:
         changes = _changes(
             rec, call.args, field_name, lambda arg: _status_options(store, ent, rec, arg)
         )
-        fields = _apply(rec, changes, skip | ({field_name} if p.done else set()), add=True)
+        fields = _apply(
+            rec,
+            changes,
+            skip | ({field_name} if p.done else set()),
+            add=True,
+            status_name=field_name,
+        )
         ent.written = tuple(dict.fromkeys((*ent.written, *fields)))
         changed += fields
     if "locked" in rec and verb in ("lock", "unlock"):
@@ -885,7 +954,7 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
     r = store.rng_for("create", p.name, str(call.index))
     ident = str(given) if given is not None else str(call.ctx.id_for(noun, r))
     rec = copy_json(store.build(noun, ident))
-    written = _apply(rec, call.args, set(p.new_ids), add=True)
+    written = _apply(rec, call.args, set(p.new_ids), add=True, status_name=status_field(noun))
     if call.spec.id_key(noun) in rec:  # the record says the id it was created under
         rec[call.spec.id_key(noun)] = ident
     field_name = status_field(noun)

@@ -1,0 +1,93 @@
+"""Writes in the shapes real servers take them (trial users' Jira and Shopify specs: a JSON string
+of fields changed nothing, ``transition="Done"`` was stored as a field, and a product's written
+``status`` hid the answer's own, so a read after the write looked failed)."""
+
+from __future__ import annotations
+
+import json
+
+import whileai_env as wenv
+
+_KEY = {"type": "string", "description": "Jira issue key (e.g., 'PROJ-123')"}
+_TEXT = {"anyOf": [{"type": "string"}, {"type": "null"}]}
+
+
+def _tool(name: str, description: str, props: dict, required: tuple[str, ...]) -> dict:
+    body = {"type": "object", "properties": props, "required": list(required)}
+    return {"name": name, "description": description, "parameters": body}
+
+
+JIRA = [
+    _tool("get_issue", "Get a Jira issue.", {"issue_key": _KEY}, ("issue_key",)),
+    _tool(
+        "update_issue",
+        "Update an issue.",
+        {
+            "issue_key": _KEY,
+            "fields": {**_TEXT, "description": "JSON string of fields to update."},
+            "transition": {**_TEXT, "description": "Transition name or ID."},
+        },
+        ("issue_key",),
+    ),
+    _tool(
+        "transition_issue",
+        "Transition a Jira issue to a new status.",
+        {"issue_key": _KEY, "transition_id": {"type": "string"}},
+        ("issue_key", "transition_id"),
+    ),
+]
+SHOP = [
+    _tool(
+        "get_product", "Get a product by id.", {"product_id": {"type": "string"}}, ("product_id",)
+    ),
+    _tool(
+        "update_product",
+        "Update a product.",
+        {
+            "product_id": {"type": "string"},
+            "status": {"type": "string", "enum": ["ACTIVE", "DRAFT", "ARCHIVED"]},
+        },
+        ("product_id",),
+    ),
+]
+
+
+def _world(tools: list[dict]) -> wenv.World:
+    return wenv.World(wenv.load_spec(tools=tools), seed=1, options={"exists_share": 1.0})
+
+
+def test_a_json_string_of_fields_makes_its_changes():
+    world = _world(JIRA)
+    before = world.call("get_issue", {"issue_key": "PROJ-7"})
+    field = next(
+        k for k, v in before.items() if k not in ("status", "issue_key") and isinstance(v, str)
+    )
+    changes = json.dumps({field: "VPN broken", "priority": {"name": "High"}})
+    done = world.call("update_issue", {"issue_key": "PROJ-7", "fields": changes})
+    assert done["status"] == "ok" and field in done["updated"]
+    after = world.call("get_issue", {"issue_key": "PROJ-7"})
+    assert after[field] == "VPN broken" and "fields" not in after
+    if "priority" in before:
+        assert after["priority"] == "High"  # {"name": "High"} is the priority's value
+
+
+def test_a_transition_sets_the_status_it_names():
+    world = _world(JIRA)
+    status = next(
+        k for k in world.call("get_issue", {"issue_key": "PROJ-7"}) if k.endswith("_status")
+    )
+    world.call("transition_issue", {"issue_key": "PROJ-7", "transition_id": "In Progress"})
+    assert world.call("get_issue", {"issue_key": "PROJ-7"})[status] == "in_progress"
+    world.call("update_issue", {"issue_key": "PROJ-7", "transition": "Done"})
+    after = world.call("get_issue", {"issue_key": "PROJ-7"})
+    assert after[status] == "done" and "transition" not in after
+
+
+def test_a_written_status_never_hides_the_answers_own():
+    world = _world(SHOP)
+    assert (
+        world.call("update_product", {"product_id": "P-1", "status": "ARCHIVED"})["status"] == "ok"
+    )
+    read = world.call("get_product", {"product_id": "P-1"})
+    assert read["status"] == "ok" and "ARCHIVED" in read.values()
+    assert world.ledger[-1]["ok"] is True
