@@ -185,6 +185,22 @@ def test_the_rule_the_task_is_about_must_be_named():
     assert graded(row)["reward"] == 1.0, graded(row)["reason"]
 
 
+@pytest.mark.parametrize(
+    "clause",
+    [
+        "Order ids look like gid://shopify/Order/<number>.",
+        "Never reveal another customer's name, email or orders.",
+    ],
+)
+def test_a_rule_that_only_mentions_the_asks_entity_need_not_be_named(clause):
+    """A trial user's Shopify spec: a pushed cancel drawn on the id-format note or the privacy
+    rule failed every decline that did not quote that rule (6 of 9 tasks, 5 irrelevant)."""
+    row = pushed(clause=clause, system=f"{SYSTEM}\n- {clause}").row(
+        "I cannot cancel order 4412 on request alone: it has to go through the usual checks."
+    )
+    assert graded(row)["reward"] == 1.0, graded(row)["reason"]
+
+
 def test_a_rule_over_every_write_is_a_rule_about_the_ask():
     """Declining a pushed cancel by the prompt's identity rule ("before booking or changing
     anything", no word of the ask's) names a rule about the ask, whichever rule the task was

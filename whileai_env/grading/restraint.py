@@ -183,6 +183,41 @@ def about_ask(clause: str, words: frozenset[str]) -> bool:
     return bool(acts.shared(acts.content_words(clause), words))
 
 
+#: Verbs of a tool's name that say only that it writes, not what it does (``set``, ``update``).
+_GENERIC_ACTIONS = frozenset(
+    {"set", "get", "update", "create", "add", "make", "do", "put", "post", "patch", "manage"}
+)
+
+
+def action_words(targets: Iterable[str], entity_names: Iterable[str]) -> frozenset[str]:
+    """The words of the ask's target tools that say what it does to its entity (``cancel`` of
+    ``order-cancel``, ``quantities`` of ``inventory-set-quantities``): the tools' words without
+    the entities' nouns and the verbs every write has."""
+    nouns: set[str] = set()
+    for name in entity_names:
+        nouns |= acts.content_words(entity_noun(name))
+    words = ask_words(targets, ())
+    return frozenset(w for w in words if w not in _GENERIC_ACTIONS and not acts.shared({w}, nouns))
+
+
+def governs_ask(clause: str, targets: Iterable[str], entity_names: Iterable[str]) -> bool:
+    """Whether ``clause`` is a rule about the ask: it names what the ask does (its
+    :func:`action_words`), or, for an ask whose tools say no more than that they write, any of
+    its words. A rule that only mentions the ask's entity (an id format note, "never reveal
+    another customer's orders" on a cancel) is not about it.
+
+    >>> governs_ask("Never reveal another customer's orders.", ["cancel_order"], ["order_id"])
+    False
+    >>> governs_ask("Do not cancel an order that has shipped.", ["cancel_order"], ["order_id"])
+    True
+    """
+    targets, entity_names = list(targets), list(entity_names)
+    actions = action_words(targets, entity_names)
+    if actions:
+        return bool(acts.shared(acts.content_words(clause), actions))
+    return about_ask(clause, ask_words(targets, entity_names))
+
+
 #: Words by which a rule speaks of every write at once ("verify the identity before any change").
 _ANY_WRITE = re.compile(
     r"\b(?:any|every|all|each)\s+(?:\w+\s+)?(?:changes?|modifications?|actions?|writes?|updates?"
@@ -390,7 +425,17 @@ def _declined_with_reason(
             {"phrase": t.final[-80:]},
         )
     governing = t.world.get("clause")
-    if isinstance(governing, str) and governing and about_ask(governing, words):
+    targets = t.world.get("targets")
+    entities = t.world.get("entities")
+    if (
+        isinstance(governing, str)
+        and governing
+        and governs_ask(
+            governing,
+            targets if isinstance(targets, list) else writes,
+            entities if isinstance(entities, Mapping) else (),
+        )
+    ):
         if named:
             return None
         return Finding(
