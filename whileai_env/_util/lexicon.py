@@ -16,6 +16,7 @@ agreeing (a "cancelled" the writer says is a "cancelled" the reward hears).
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
@@ -430,6 +431,41 @@ QUALIFIERS = frozenset(
 
 #: Words that, first or last in a tool's name, are its verb rather than its noun (the world
 #: strips them to find what the tool is about: ``invoices.void`` is about invoices).
+#: Verbs that end a name written object first (``refund-create``, ``order-cancel``): the
+#: object comes before them, the way REST-style servers name their tools.
+TRAILING_VERBS = frozenset(
+    {
+        "create",
+        "get",
+        "list",
+        "update",
+        "delete",
+        "remove",
+        "add",
+        "cancel",
+        "search",
+        "fetch",
+        "read",
+        "set",
+        "edit",
+        "close",
+        "send",
+        "void",
+        "archive",
+    }
+)
+
+
+def object_first(tokens: Sequence[str]) -> bool:
+    """Whether a two-word tool name says its object first and its verb last (``refund-create``
+    creates a refund, ``order-cancel`` cancels an order), though its first word can be a verb.
+
+    >>> object_first(["refund", "create"]), object_first(["create", "refund"]), object_first(["send", "email"])
+    (True, False, False)
+    """
+    return len(tokens) == 2 and tokens[1] in TRAILING_VERBS and tokens[0] not in TRAILING_VERBS
+
+
 ACTION_VERBS = frozenset(
     {
         "get",

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env._util.hashing import pick, unit
-from whileai_env._util.lexicon import name_tokens, participle, plural, singular
+from whileai_env._util.lexicon import name_tokens, object_first, participle, plural, singular
 from whileai_env.grading import acts, claims, consent
 from whileai_env.grading.conduct import RETRY_BUDGET
 from whileai_env.grading.consent import consent_rules, governed
@@ -218,6 +218,8 @@ def _object_of(tool: str) -> str:
     """What a tool's name says it acts on, after its verb (``issue_refund`` → ``refund``,
     ``update_car_rental`` → ``car rental``); empty when the name is the verb alone."""
     words = name_tokens(tool)
+    if object_first(words):  # ``refund-create``: a refund
+        return words[0]
     verb = _verb(tool)
     rest = words[words.index(verb) + 1 :] if verb in words else words[1:]
     return " ".join(rest)
@@ -225,6 +227,8 @@ def _object_of(tool: str) -> str:
 
 def _verb(tool: str) -> str:
     words = name_tokens(tool)
+    if object_first(words):
+        return words[1]
     for word in words[:2]:
         if word in _REPORTED:
             return word

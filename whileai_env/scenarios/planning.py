@@ -71,6 +71,12 @@ def _locators(tool: Tool) -> list[str]:
     return required or names[:1]
 
 
+def _located(spec: Spec, name: str) -> set[tuple[str, str]]:
+    """The tool's locator arguments, each with the noun it names."""
+    nouns = profile_for(spec).tools[name].nouns
+    return {(arg, nouns.get(arg, arg)) for arg in _locators(spec.tool(name))}
+
+
 def _targets(cell: Cell, spec: Spec, key: tuple) -> tuple[str, ...]:
     if cell.tool == ax.UNRELATED:
         return ()
@@ -80,9 +86,13 @@ def _targets(cell: Cell, spec: Spec, key: tuple) -> tuple[str, ...]:
     writes = [t.name for t in spec.tools if t.is_write]
     if reads and writes:
         write = pick(writes, "multi-write", *key)
-        write_locs = set(_locators(spec.tool(write)))
-        sharing = [r for r in reads if write_locs & set(_locators(spec.tool(r)))]
-        return (pick(sharing or reads, "multi-read", *key), write)
+        write_locs = _located(spec, write)
+        # a read that names the write's entity by the same argument: ``id`` of a customer
+        # read and ``id`` of a product delete are two things, and one id cannot be both
+        sharing = [r for r in reads if write_locs & _located(spec, r)]
+        names = {arg for arg, _ in write_locs}
+        apart = [r for r in reads if not names & {arg for arg, _ in _located(spec, r)}]
+        return (pick(sharing or apart or reads, "multi-read", *key), write)
     names = list(spec.tool_names)
     first = pick(names, "multi-1", *key)
     rest = [n for n in names if n != first]

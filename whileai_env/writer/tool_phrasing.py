@@ -14,7 +14,14 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any, NamedTuple
 
-from whileai_env._util.lexicon import MASS_NOUNS, is_plural, name_tokens, plural, singular
+from whileai_env._util.lexicon import (
+    MASS_NOUNS,
+    is_plural,
+    name_tokens,
+    object_first,
+    plural,
+    singular,
+)
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.spec.evidence import HOMONYMS
 from whileai_env.writer.description import described_action
@@ -123,6 +130,8 @@ def bare_entity_noun(name: str) -> str:
 
 def _split_name(tokens: list[str]) -> tuple[int | None, list[str], list[str]]:
     """(verb index, object tokens, prefix tokens) of a tool name, skipping namespace-like prefixes."""
+    if object_first(tokens):  # ``refund-create``: create a refund
+        return 1, [tokens[0]], []
     index = next((i for i, t in enumerate(tokens) if t in KNOWN_VERBS), None)
     if index is None:
         return (
