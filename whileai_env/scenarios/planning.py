@@ -90,8 +90,8 @@ def _targets(cell: Cell, spec: Spec, key: tuple) -> tuple[str, ...]:
         # a read that names the write's entity by the same argument: ``id`` of a customer
         # read and ``id`` of a product delete are two things, and one id cannot be both
         sharing = [r for r in reads if write_locs & _located(spec, r)]
-        names = {arg for arg, _ in write_locs}
-        apart = [r for r in reads if not names & {arg for arg, _ in _located(spec, r)}]
+        taken = {arg for arg, _ in write_locs}
+        apart = [r for r in reads if not taken & {arg for arg, _ in _located(spec, r)}]
         return (pick(sharing or apart or reads, "multi-read", *key), write)
     names = list(spec.tool_names)
     first = pick(names, "multi-1", *key)
