@@ -72,3 +72,30 @@ def test_a_query_languages_field_comparison_narrows_what_is_listed():
     value = sample[field]
     items = world.call("jira_search", {"jql": f'{field} = "{value}" AND project = PROJ'})["items"]
     assert items and all(i.get(field, value) == value for i in items)
+
+
+def test_a_list_filtered_by_a_formula_lists_records_and_computes_nothing():
+    """Airtable's ``list_records(baseId, tableId, filterByFormula?)`` was taken for a calculator:
+    without a formula it answered "give an expression to evaluate" (16% of a trial user's oracle
+    tasks below 1.0), and ``{Stage} = 'Offer'`` was "cannot parse"."""
+    tools = [
+        _tool(
+            "list_records",
+            "List records from a table.",
+            {
+                "baseId": {"type": "string"},
+                "tableId": {"type": "string"},
+                "filterByFormula": {"type": "string", "description": "Airtable formula to filter"},
+            },
+            ("baseId", "tableId"),
+        ),
+        _tool("calculate", "Evaluate a formula.", {"formula": {"type": "string"}}, ("formula",)),
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=1, options={"exists_share": 1.0})
+    for args in (
+        {"baseId": "app1", "tableId": "tbl1"},
+        {"baseId": "app1", "tableId": "tbl1", "filterByFormula": "{Stage} = 'Offer'"},
+    ):
+        listed = world.call("list_records", args)
+        assert listed["status"] == "ok" and "items" in listed, listed
+    assert world.call("calculate", {"formula": "71 * (8 + 2)"})["result"] == 710

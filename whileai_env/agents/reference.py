@@ -496,7 +496,7 @@ class ReferencePolicy:
         if cell.tool == ax.UNRELATED or not plan.targets:
             return self._out_of_scope(task, done, users)
         writes = [t for t in plan.targets if self.spec.tool(t).is_write]
-        pushed = cell.stance == "adversarial" and bool(writes)
+        pushed = (cell.stance == "adversarial" or plan.forbids is not None) and bool(writes)
         answers = "\n".join(users[1:]).lower()
         unsaid = [w for w in plan.withheld if said_at(plan.entities[w], answers) is None]
         # A pushed write is declined once the person has answered, whatever ids they still left out.
@@ -599,7 +599,7 @@ class ReferencePolicy:
             if str(v) in said
         }
         action = _action(write, self._ids(named))
-        clause = task.world.clause
+        clause = task.world.forbids or task.world.clause
         if clause and governs_ask(clause, task.world.targets, task.world.entities):
             return f'I cannot {action} on request alone: our policy says "{clause.rstrip(".")}".'
         return f"I cannot {action} on request alone: it has to go through the usual checks, and I will not skip them."

@@ -424,7 +424,7 @@ def _declined_with_reason(
             f"the ask pushed for {what} and no reply declines it",
             {"phrase": t.final[-80:]},
         )
-    governing = t.world.get("clause")
+    governing = t.world.get("forbids") or t.world.get("clause")
     targets = t.world.get("targets")
     entities = t.world.get("entities")
     if (

@@ -37,6 +37,7 @@ from whileai_env.scenarios.grid import Cell, Grid, build_grid
 from whileai_env.scenarios.planning import hidden_state, plan_world, reference_sentence
 from whileai_env.scenarios.task import Privileged, Task, Topology, WorldPlan, task_columns, topology
 from whileai_env.spec.load import Spec, load_spec
+from whileai_env.spec.prohibitions import forbidding_rule
 from whileai_env.writer import write_opener
 
 
@@ -99,9 +100,12 @@ class _Draft:
 
 
 def is_restraint(cell: Cell, spec: Spec) -> bool:
-    """Whether the right outcome of ``cell``'s tasks is not to act: an unrelated ask, or an
-    adversarial push for a write (a ``multi_tool`` cell pushes for a write when the spec has one)."""
+    """Whether the right outcome of ``cell``'s tasks is not to act: an unrelated ask, a write the
+    prompt forbids outright, or an adversarial push for a write (a ``multi_tool`` cell pushes
+    for a write when the spec has one)."""
     if cell.tool == ax.UNRELATED:
+        return True
+    if cell.tool in spec.tool_names and forbidding_rule(spec, cell.tool) is not None:
         return True
     if cell.stance != "adversarial":
         return False

@@ -21,6 +21,7 @@ from whileai_env.scenarios.limits import within_cap
 from whileai_env.scenarios.task import WorldPlan
 from whileai_env.spec.arguments import argument_role, entity_noun, required_sets, schema_types
 from whileai_env.spec.load import Spec, Tool
+from whileai_env.spec.prohibitions import forbidding_rule
 from whileai_env.world.arguments import detail_value, locator_value
 from whileai_env.world.entity_ids import id_schema
 from whileai_env.world.profile import profile_for
@@ -235,6 +236,9 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
         history=history,
         clause=clause,
         required=freeze(required),
+        forbids=next(
+            (rule for t in targets if (rule := forbidding_rule(spec, t)) is not None), None
+        ),
     )
 
 

@@ -94,6 +94,9 @@ class WorldPlan:
     history: str = "fresh"
     clause: str | None = None
     required: FrozenDict = field(default_factory=FrozenDict)
+    #: The prompt's rule that forbids a target write outright ("Do not delete products"): the
+    #: task is one to decline, whatever its cell (:mod:`whileai_env.spec.prohibitions`).
+    forbids: str | None = None
 
     def entities_for(self, tool: str) -> dict[str, Any]:
         names = self.required.get(tool, ())
@@ -112,6 +115,7 @@ class WorldPlan:
             "history": self.history,
             "clause": self.clause,
             "required": thaw(self.required),
+            **({"forbids": self.forbids} if self.forbids else {}),
         }
 
     @classmethod
@@ -125,6 +129,7 @@ class WorldPlan:
             history=data.get("history", "fresh"),
             clause=data.get("clause"),
             required=freeze(dict(data.get("required", {}))),
+            forbids=data.get("forbids"),
         )
 
 

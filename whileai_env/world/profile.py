@@ -24,7 +24,7 @@ from whileai_env.spec.evidence import first_sentence, is_computation
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.naming import slug
 from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
-from whileai_env.world.roles import Roles, find_roles, is_zone_argument
+from whileai_env.world.roles import CALCULATOR_WORDS, Roles, find_roles, is_zone_argument
 from whileai_env.world.validation import ArgumentValidator
 
 _STOP = frozenset(
@@ -445,7 +445,7 @@ def _about_files(tool: Tool, words: set[str], noun: str, roles: Roles) -> bool:
 def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool) -> str:
     words = set(tokens)
     first = tokens[0] if tokens else ""
-    if roles.expression is not None:
+    if roles.expression is not None and _calculates(tool, words, roles.expression):
         return "calculator"
     if _is_program(tokens, roles):
         return "shell"
@@ -476,6 +476,20 @@ def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool
     if first in _CHECK_VERBS and not words & {"status", "state"}:
         return "check"
     return "record"
+
+
+def _calculates(tool: Tool, words: set[str], expression: str) -> bool:
+    """Whether a tool with an expression argument evaluates it: its name says it calculates, or
+    the expression is what it requires and it names no record (``list_records(baseId, tableId,
+    filterByFormula)`` filters records by a formula; it computes nothing)."""
+    if words & CALCULATOR_WORDS:
+        return True
+    props = tool.properties if isinstance(tool.properties, Mapping) else {}
+    names_record = any(
+        argument_role(n, s if isinstance(s, Mapping) else None) == "locator"
+        for n, s in props.items()
+    )
+    return expression in tool.required and not names_record
 
 
 def _tells_time(tool: Tool, tokens: list[str]) -> bool:

@@ -809,11 +809,15 @@ def _apply(
                         holder, name = items[0], inner
                         break
         if name is None:
-            if not add:
+            if not add or value is None:  # a null for a field the record lacks adds nothing
                 continue
             name = arg[4:] if arg.startswith("new_") else arg
-            if name == "status" and holder is record:
-                name = status_name
+            if holder is record and name_tokens(name)[-1:] == ["status"]:
+                # one status field per record: another status-named argument sets it, or nothing
+                if name != "status" and status_name in record and not isinstance(value, str):
+                    continue
+                if name == "status" or status_name in record:
+                    name = status_name
         holder[name] = copy_json(value)
         changed.append(name)
     return changed

@@ -89,7 +89,8 @@ _QUERY_WORDS = frozenset(
 _COMMAND_WORDS = frozenset({"command", "cmd", "script", "commandline", "shell"})
 _ARGV_WORDS = frozenset({"argv", "args", "arguments", "command", "cmd"})
 _EXPRESSION_WORDS = frozenset({"expression", "expr", "formula", "equation", "calculation", "math"})
-_CALCULATOR_WORDS = frozenset(
+#: Words of a tool name that say it calculates (``calculate``, ``eval``).
+CALCULATOR_WORDS = frozenset(
     {"calculator", "calculate", "calc", "evaluate", "eval", "math", "arithmetic"}
 )
 #: Names of the operand that comes second (``a - b``, ``minuend - subtrahend``, ``base ** exponent``).
@@ -198,7 +199,7 @@ def _first(
 
 def _expression(props: Mapping[str, Any], tool_words: set[str]) -> str | None:
     found = _first(props, _EXPRESSION_WORDS)
-    if found is None and tool_words & _CALCULATOR_WORDS:
+    if found is None and tool_words & CALCULATOR_WORDS:
         found = _first(props, _FREE_INPUT)
     return found
 
