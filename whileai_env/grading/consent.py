@@ -129,6 +129,97 @@ def _governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
     return not things or bool(thing & things)
 
 
+#: Verbs a rule uses for any edit, or for the asking itself: they name no act of their own.
+_PLAIN_ACTS = frozenset(
+    {
+        "set",
+        "change",
+        "update",
+        "modify",
+        "edit",
+        "make",
+        "create",
+        "add",
+        "do",
+        "perform",
+        "take",
+        "apply",
+        "process",
+        "handle",
+        "confirm",
+        "ask",
+        "verify",
+        "check",
+        "agree",
+        "tell",
+        "get",
+        "give",
+        "use",
+        "call",
+        "proceed",
+        "go",
+        "need",
+    }
+)
+
+
+def _stems(word: str) -> set[str]:
+    """``word`` and the verbs it may be a form of (``closed`` → ``close``, ``setting`` → ``set``)."""
+    out = {word}
+    for cut, add in ((3, ""), (4, ""), (2, ""), (1, ""), (3, "e"), (2, "e")):
+        if len(word) - cut >= 3:
+            out.add(word[:-cut] + add)
+    return out
+
+
+def _act_words(rule: str, writes: Iterable[str]) -> frozenset[str]:
+    """The acts ``rule`` asks the go-ahead for that no write tool's name does ("before setting a
+    ticket's status to solved or closed", "never close a ticket" where the tools are
+    ``create_ticket`` and ``update_ticket``): the rule is about what a call's arguments do, not
+    about a tool. Empty when the rule names a tool's own verb, speaks of every write, or names
+    no act of its own."""
+    if _EVERY_WRITE.search(rule):
+        return frozenset()
+    words = {w.lower() for w in re.findall(r"[A-Za-z]+", rule)}
+    tools = {w for name in writes for w in name_tokens(name)}
+    named: set[str] = set()
+    for word in words:
+        stems = _stems(word)
+        kinds = {verb_kind(s) for s in stems}
+        if not kinds & {"create", "update", "delete"} or stems & _PLAIN_ACTS:
+            continue
+        if stems & tools:
+            return frozenset()  # the rule names a tool's own verb: the tool is the act
+        named |= stems
+    if named:  # and the states the rule names beside its act ("solved or closed")
+        named |= {w for w in words if w.endswith("ed") and len(w) > 4}
+    return frozenset(named)
+
+
+def _does_act(rule: str, step: Step, writes: Iterable[str]) -> bool:
+    """Whether ``step`` does what ``rule`` asks the go-ahead for: when the rule names an act no
+    tool's name does, a short value of the call must say it (``status="solved"`` for "before
+    setting a ticket to solved or closed"; a new ticket or a comment does not)."""
+    wanted = _act_words(rule, writes)
+    if not wanted:
+        return True
+    values = [
+        v.lower() for v in _leaves(step.args) if isinstance(v, str) and 0 < len(v.split()) <= 2
+    ]
+    return any(_stems(w) & wanted for v in values for w in re.findall(r"[a-z]+", v))
+
+
+def _leaves(value: object) -> Iterable[object]:
+    if isinstance(value, dict):
+        for v in value.values():
+            yield from _leaves(v)
+    elif isinstance(value, list):
+        for v in value:
+            yield from _leaves(v)
+    else:
+        yield value
+
+
 def governed(rules: tuple[str, ...], writes: Iterable[str]) -> tuple[str, ...]:
     """The write tools among ``writes`` that one of ``rules`` asks the go-ahead for."""
     writes = list(writes)
@@ -172,7 +263,10 @@ def consent_step(t: Trajectory, handoff: str | None) -> tuple[Step, str] | None:
     writes = sorted(n for n in names if t.is_write(t.kind_of(n)) and n != handoff)
     for step in t.steps:
         if step.tool in writes and step.pos is not None:
-            rule = next((r for r in rules if _governs(r, step.tool, writes)), None)
+            rule = next(
+                (r for r in rules if _governs(r, step.tool, writes) and _does_act(r, step, writes)),
+                None,
+            )
             if rule is not None:
                 return step, rule
     return None
