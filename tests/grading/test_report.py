@@ -54,6 +54,18 @@ def test_a_write_is_reported_by_claiming_it():
     assert result["reward"] == 0.0 and result["markers"]["reported_result"] == 0.0
 
 
+def test_a_write_that_made_its_change_is_not_reported_by_saying_it_was_done_already():
+    """A trial Airtable spec: swapping the reply after a successful update for "That was already
+    done earlier, so there is nothing more to do." kept 85 of 89 rows at 1.0."""
+    note = "That was already done earlier, so there is nothing more to do."
+    convo = Convo("Cancel order 4412", tool="cancel_order").call("cancel_order", CANCEL)
+    result = reward(convo.row(note))
+    assert result["reward"] == 0.0 and result["markers"]["reported_result"] == 0.0
+    convo = Convo("Cancel order 4412", tool="cancel_order")
+    convo.call("cancel_order", CANCEL, ok(order_id="4412", updated=[]))
+    assert reward(convo.row(note))["markers"]["reported_result"] == 1.0
+
+
 def test_a_yes_no_field_is_reported_by_its_name():
     convo = Convo(
         "Verify me, I'm customer C-1",

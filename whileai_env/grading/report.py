@@ -137,14 +137,27 @@ def _read_reported(step: Step, text: str) -> bool:
 def _write_reported(step: Step, text: str) -> bool:
     """A fact the write returned (a confirmation id, the new state), a claim in its own verb
     (state frames too: "is now cancelled") or any write verb's, the act named as done ("I have
-    requested the return", "your return request is in"), or an already-done note."""
+    requested the return", "your return request is in"), or an already-done note where the write
+    changed nothing (a write that made its change and is reported as "already done earlier" is
+    misreported: 85 of 89 such swapped replies scored 1.0 on a trial Airtable spec)."""
     return (
         _names_a_fact(step, text)[0]
-        or claims.done_acknowledged(text) is not None
+        or (_changed_nothing(step) and claims.done_acknowledged(text) is not None)
         or claims.success_claim(text, claims.verb_forms(step.tool), state=True, generic=False)
         is not None
         or claims.success_claim(text) is not None
         or _act_named_done(step.tool, text)
+    )
+
+
+def _changed_nothing(step: Step) -> bool:
+    """Whether the write's answer says it changed nothing (``updated: []``, ``already_done``)."""
+    result = step.result
+    return (
+        result.get("updated") == []
+        or bool(result.get("already_done"))
+        or result.get("changed") is False
+        or result.get("modified") is False
     )
 
 
