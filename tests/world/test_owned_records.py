@@ -61,3 +61,52 @@ def test_the_email_the_person_gives_is_the_one_on_their_order(tmp_path):
         checked += 1
         assert said.group(0) == on_file, (seed, said.group(0), record)
     assert checked >= 10
+
+
+TICKETS = [
+    {
+        "name": "get_tickets",
+        "description": "List the latest tickets.",
+        "parameters": {"type": "object", "properties": {}},
+    },
+    {
+        "name": "get_ticket",
+        "description": "Get a ticket.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "ticket_id": {"type": "integer", "description": "The ID of the ticket to retrieve"}
+            },
+            "required": ["ticket_id"],
+        },
+    },
+    {
+        "name": "create_ticket",
+        "description": "Create a new ticket.",
+        "parameters": {
+            "type": "object",
+            "properties": {"subject": {"type": "string"}, "description": {"type": "string"}},
+            "required": ["subject", "description"],
+        },
+    },
+]
+
+
+def test_a_new_record_never_takes_an_id_the_episode_holds_and_is_listed():
+    """A trial Zendesk spec: integer ticket ids were drawn from 1 to 4 (read as a quantity from
+    "The ID of the ticket"), and a new ticket took the id of one listed a moment before,
+    overwriting it, on 58 of 84 tasks; a new ticket could also drop out of the list."""
+    import whileai_env as wenv
+
+    spec = wenv.load_spec(tools=TICKETS)
+    for seed in range(30):
+        world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
+        listed = {i["ticket_id"]: i for i in world.call("get_tickets", {})["items"]}
+        for ident in listed:
+            world.call("get_ticket", {"ticket_id": ident})
+        made = world.call("create_ticket", {"subject": "VPN drops", "description": "Every hour."})
+        assert made["ticket_id"] not in listed
+        after = {i["ticket_id"]: i for i in world.call("get_tickets", {})["items"]}
+        assert made["ticket_id"] in after
+        assert all(after[i]["subject"] == listed[i]["subject"] for i in listed if i in after)
+        assert all(i >= 10 for i in after)

@@ -443,7 +443,11 @@ class Walker:
         self, schema: Mapping[str, Any], name: str, scope: Scope, *, integer: bool
     ) -> int | float:
         f = _field(name, schema, scope)
-        concept = number_concept(f) or ("number_id" if f.locator else None)
+        concept = (
+            "number_id"  # ``ticket_id``: an id, whatever its description's words ("The ID of the ticket")
+            if f.locator and f.words[-1:] in (("id",), ("number",), ("no",), ("num",))
+            else number_concept(f) or ("number_id" if f.locator else None)
+        )
         low, high, whole = NUMBER_RANGES.get(concept or "", (1, 100, False))
         if concept == "epoch":  # a write's moment lies ahead (a reminder), a read's behind
             ahead = tense(f, scope) in ("future", "later")
