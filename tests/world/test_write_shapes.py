@@ -91,3 +91,64 @@ def test_a_written_status_never_hides_the_answers_own():
     read = world.call("get_product", {"product_id": "P-1"})
     assert read["status"] == "ok" and "ARCHIVED" in read.values()
     assert world.ledger[-1]["ok"] is True
+
+
+AIRTABLE = [
+    _tool(
+        "get_record",
+        "Get a record.",
+        {
+            "baseId": {"type": "string"},
+            "tableId": {"type": "string"},
+            "recordId": {"type": "string"},
+        },
+        ("baseId", "tableId", "recordId"),
+    ),
+    _tool(
+        "update_records",
+        "Update up to 10 records in a table.",
+        {
+            "baseId": {"type": "string"},
+            "tableId": {"type": "string"},
+            "records": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string"}, "fields": {"type": "object"}},
+                },
+            },
+        },
+        ("baseId", "tableId", "records"),
+    ),
+    _tool(
+        "delete_records",
+        "Delete records from a table.",
+        {
+            "baseId": {"type": "string"},
+            "tableId": {"type": "string"},
+            "recordIds": {"type": "array", "items": {"type": "string"}},
+        },
+        ("baseId", "tableId", "recordIds"),
+    ),
+]
+
+
+def test_a_batch_update_changes_each_record_its_items_name():
+    """A trial Airtable spec: ``update_records(records=[{id, fields}])`` wrote onto the base, and
+    the record read back unchanged."""
+    world = _world(AIRTABLE)
+    at = {"baseId": "appA", "tableId": "tblB"}
+    assert world.call("get_record", {**at, "recordId": "recC"})["status"] == "ok"
+    done = world.call(
+        "update_records", {**at, "records": [{"id": "recC", "fields": {"Stage": "Offer"}}]}
+    )
+    assert done["status"] == "ok" and done["records"][0]["updated"] == ["Stage"]
+    assert world.call("get_record", {**at, "recordId": "recC"})["Stage"] == "Offer"
+
+
+def test_an_empty_batch_delete_deletes_nothing():
+    """``delete_records(recordIds=[])`` deleted the base the records sat in."""
+    world = _world(AIRTABLE)
+    at = {"baseId": "appA", "tableId": "tblB"}
+    assert world.call("delete_records", {**at, "recordIds": []})["deleted"] is False
+    assert world.call("get_record", {**at, "recordId": "recC"})["status"] == "ok"

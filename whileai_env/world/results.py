@@ -13,11 +13,12 @@ import math
 import re
 import statistics
 from collections.abc import Callable, Mapping
+from functools import partial
 from typing import Any
 
 from whileai_env._util import bounded_json
 from whileai_env._util.hashing import canonical_json, unit
-from whileai_env._util.lexicon import name_tokens
+from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env.world.calculator import OPERATION_NAMES, CalculatorError, apply_operation, evaluate
 from whileai_env.world.clock import clock
 from whileai_env.world.compute import compute as computed_value
@@ -168,6 +169,60 @@ def _each_subject(call: Call) -> list[Entity]:
     if p.primary is None or not isinstance(value, list):
         return []
     return [call.store.entity(p.nouns[p.primary], ident) for ident in named_ids(value)]
+
+
+def _names_a_batch(call: Call) -> bool:
+    """Whether the tool's primary locator holds a list of ids (``recordIds``, ``messageIds``)."""
+    p = call.profile
+    return p.primary is not None and isinstance(call.args.get(p.primary), list)
+
+
+#: Keys an item of a batch write names its record by.
+_ITEM_IDS = ("id", "record_id", "recordId", "key")
+
+
+def _batch_items(call: Call) -> tuple[str, list[dict[str, Any]]] | None:
+    """A batch update's items, when an argument is a list of objects that each name a record
+    by id beside their changes (Airtable's ``records: [{id, fields: {…}}]``): ``(noun, items)``."""
+    for arg, value in call.args.items():
+        if arg in call.profile.locators or not isinstance(value, list) or not value:
+            continue
+        if all(
+            isinstance(v, dict)
+            and any(type(v.get(k)) in (str, int) for k in _ITEM_IDS)
+            and len(v) > 1
+            for v in value
+        ):
+            noun = singular(name_tokens(arg)[-1]) if name_tokens(arg) else "record"
+            return noun, value
+    return None
+
+
+def _batch_update(
+    call: Call, noun: str, items: list[dict[str, Any]], now: str, flags: dict[str, Any]
+) -> dict[str, Any]:
+    """Each item's changes made on the record it names; the answer lists what each changed."""
+    store = call.store
+    out: list[dict[str, Any]] = []
+    for item in items:
+        key = next(k for k in _ITEM_IDS if type(item.get(k)) in (str, int))
+        ident = str(item[key])
+        if not store.exists(ident):
+            return not_found(noun, ident, key)
+        ent = store.entity(noun, ident)
+        rec = ent.writable()
+        field_name = status_field(noun)
+        changes = _changes(
+            rec,
+            {k: v for k, v in item.items() if k != key},
+            field_name,
+            partial(_status_options, store, ent, rec),
+        )
+        fields = _apply(rec, changes, set(), add=True, status_name=field_name)
+        ent.written = tuple(dict.fromkeys((*ent.written, *fields)))
+        rec["updated_at"] = now
+        out.append({key: item[key], "updated": fields})
+    return ok(call.echo(), records=out, updated_at=now, **flags)
 
 
 def _subject_entity(call: Call) -> tuple[str, Entity] | None:
@@ -858,9 +913,17 @@ def write(call: Call) -> dict[str, Any]:
         ent = _keyless_entity(call)
     now = iso(call.now)
     if p.removes:
-        for gone in _each_subject(call) or [ent]:  # a batch delete removes every id it names
-            store.remove(gone)
-        return ok(call.echo(), deleted=True, deleted_at=now, **flags)
+        batch = _each_subject(call)
+        if batch or not _names_a_batch(call):
+            for gone in batch or [ent]:  # a batch delete removes every id it names
+                store.remove(gone)
+        # an empty batch deletes nothing (``recordIds: []`` deleted the base it sat in)
+        return ok(
+            call.echo(), deleted=bool(batch) or not _names_a_batch(call), deleted_at=now, **flags
+        )
+    items = _batch_items(call)
+    if items:
+        return _batch_update(call, items[0], items[1], now, flags)
     verb = p.verb or ""
     name_noun = p.name_noun
     creates = (
