@@ -99,3 +99,29 @@ def test_a_list_filtered_by_a_formula_lists_records_and_computes_nothing():
         listed = world.call("list_records", args)
         assert listed["status"] == "ok" and "items" in listed, listed
     assert world.call("calculate", {"formula": "71 * (8 + 2)"})["result"] == 710
+
+
+def test_a_name_that_ends_with_how_it_reads_acts_on_the_records_it_names():
+    """A trial Zendesk spec: ``search_tickets_export``, ``search_by_source`` and
+    ``get_ticket_relationships`` listed made-up "Export 639", "Source 789", "Relationship 645"."""
+    ticket = {"ticket_id": {"type": "integer"}}
+    tools = [
+        _tool("get_ticket", "Get a ticket.", ticket, ("ticket_id",)),
+        _tool("update_ticket", "Update a ticket.", ticket, ("ticket_id",)),
+        _tool(
+            "search_tickets_export",
+            "Export tickets matching a query.",
+            {"query": {"type": "string"}},
+        ),
+        _tool(
+            "search_by_source",
+            "Search tickets by their source channel.",
+            {"source": {"type": "string"}},
+        ),
+        _tool(
+            "get_ticket_relationships", "Get tickets related to a ticket.", ticket, ("ticket_id",)
+        ),
+    ]
+    profile = profile_for(wenv.load_spec(tools=tools)).tools
+    for name in ("search_tickets_export", "search_by_source", "get_ticket_relationships"):
+        assert profile[name].noun == "ticket", name

@@ -558,6 +558,46 @@ def described_noun(description: str, skip: str, known: Sequence[str]) -> str | N
     )
 
 
+#: Last words of a name that say how records are read, not what they are (``…_export``,
+#: ``…_by_source``, ``…_relationships``): the records are what the rest of the name or the
+#: description calls them.
+_FACETS = frozenset(
+    {
+        "export",
+        "source",
+        "relationship",
+        "result",
+        "search",
+        "view",
+        "report",
+        "query",
+        "filter",
+        "feed",
+        "stream",
+        "batch",
+    }
+)
+
+
+def _common_nouns(spec: Spec) -> frozenset[str]:
+    """Nouns two tools' names or more give: the spec's own records."""
+    counts: dict[str, int] = {}
+    for tool in spec.tools:
+        noun = tool_noun(tool.name)[0]
+        counts[noun] = counts.get(noun, 0) + 1
+    return frozenset(n for n, c in counts.items() if c > 1 and n != "record")
+
+
+def _faceted_noun(tokens: list[str], description: str, common: frozenset[str]) -> str | None:
+    """The spec's own record a faceted name reads: one its name holds, else one its
+    description's first sentence names."""
+    named = [singular(t) for t in tokens if singular(t) in common]
+    if named:
+        return named[-1]
+    words = [singular(w.lower()) for w in _DESCRIBED.findall(first_sentence(description))]
+    return next((w for w in words if w in common), None)
+
+
 def _service_nouns(spec: Spec, services: frozenset[str]) -> dict[str, list[str]]:
     """Per service prefix, the nouns its tools' names give, most named first."""
     counts: dict[str, dict[str, int]] = {}
@@ -572,7 +612,11 @@ def _service_nouns(spec: Spec, services: frozenset[str]) -> dict[str, list[str]]
     }
 
 
-def _profile_tool(tool: Tool, services: Mapping[str, list[str]] | None = None) -> ToolProfile:
+def _profile_tool(
+    tool: Tool,
+    services: Mapping[str, list[str]] | None = None,
+    common: frozenset[str] = frozenset(),
+) -> ToolProfile:
     props = thaw(tool.properties) if isinstance(tool.properties, Mapping) else {}
     tokens = name_tokens(tool.name)
     noun, plural = tool_noun(tool.name)
@@ -583,6 +627,8 @@ def _profile_tool(tool: Tool, services: Mapping[str, list[str]] | None = None) -
         noun, plural = tool_noun("_".join(tokens[1:]))
     if services and tokens[:1] == [noun] and noun in services:  # the name says only the service
         noun = described_noun(tool.description or "", noun, services[noun]) or noun
+    elif common and noun in _FACETS:  # ``search_tickets_export``, ``search_by_source``: tickets
+        noun = _faceted_noun(tokens, tool.description or "", common) or noun
     roles = find_roles(tool.name, props, tool.required, tool.description or "")
     family = _family(tool, tokens, roles, noun, plural)
     locators = tuple(
@@ -682,8 +728,9 @@ def build_profile(spec: Spec) -> SpecProfile:
     sp = SpecProfile(spec=spec)
     texts: dict[str, list[str]] = {}
     services = _service_nouns(spec, service_prefixes(spec))
+    common = _common_nouns(spec)
     for tool in spec.tools:
-        tp = _profile_tool(tool, services)
+        tp = _profile_tool(tool, services, common)
         sp.tools[tool.name] = tp
         for arg in tp.locators:
             noun = tp.nouns[arg]
