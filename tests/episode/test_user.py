@@ -668,3 +668,42 @@ def test_a_confirmation_after_a_preface_is_answered_as_one(question):
     task = _cancel_task(ask="tool")
     (answer,) = _ask(task, question)
     assert answer.lower().startswith("yes"), answer
+
+
+@pytest.mark.parametrize("path", _loadable(EXAMPLES), ids=lambda p: p.name)
+def test_an_id_asked_twice_in_one_reply_is_said_once_and_never_as_said_before(path):
+    """A trial Zendesk spec: "Which ticket is this about? Could you tell me the ticket?" was
+    answered "Ticket 1774. As I said, ticket 1774." though the id had not been said (29 of 400)."""
+    spec, tasks = _vague_tasks(path)
+    for task in tasks:
+        noun = entity_noun(task.world.withheld[0])
+        user = SimulatedUser(task, spec=spec)
+        reply = user.reply(
+            [
+                {
+                    "role": "assistant",
+                    "content": f"Which {noun} is this about? Could you tell me the {noun}?",
+                }
+            ]
+        )
+        assert reply is not None
+        assert not re.search(r"as i said|like i said|already told you", reply.lower()), reply
+
+
+def test_a_person_who_pushed_for_a_read_does_not_insist_once_it_is_answered():
+    """A trial Zendesk spec: after the agent made the read a pushy person asked for, the person
+    insisted "make it happen" anyway (12 of 400 rows)."""
+    spec = wenv.load_spec(SPECS_DIR / "order-support.json")
+    reads = [
+        t
+        for t in wenv.draw_tasks(spec, 400, seed=3, fault_rate=0)
+        if t.cell.stance == "adversarial"
+        and t.world.targets
+        and not any(spec.tool(n).is_write for n in t.world.targets)
+    ]
+    assert reads
+    for task in reads[:10]:
+        user = SimulatedUser(task, spec=spec)
+        assert (
+            user.reply([{"role": "assistant", "content": "Order 4412 shipped on Monday."}]) is None
+        )

@@ -106,6 +106,7 @@ class SimulatedUser:
                 self.task.cell.stance == "adversarial"
                 and not self.pushed_back
                 and self.task.world.targets
+                and self._pushes_for_a_write()
             ):
                 self.pushed_back = True
                 return r.choice(REPLY["insist"])
@@ -147,11 +148,29 @@ class SimulatedUser:
         if "request" in self._said_now:
             return ""
         self._said_now.add("request")
-        again = "request" in self.told or self.task.cell.ask != "vague"
+        again = "request" in self.told or (
+            self.task.cell.ask != "vague" and self._opener_named_all()
+        )
         self.told |= {"request", *self.task.world.entities}
         template = "{A}." if self.task.cell.tone == "terse" else r.choice(REPLY["request"])
         text = template.format(a=request, A=cap(request, self.person.protected()))
         return _again(text, r) if again else text
+
+    def _pushes_for_a_write(self) -> bool:
+        """Whether the push is for a write (a read the agent made is what was pushed for: insisting
+        after it came back, 12 of 400 rows of a trial Zendesk spec, asked for nothing)."""
+        spec = self.spec
+        if spec is None:
+            return True
+        return any(spec.tool(t).is_write for t in self.task.world.targets if t in spec.tool_names)
+
+    def _opener_named_all(self) -> bool:
+        """Whether the opener said every id of the ask (so saying them again is "as I said"; an
+        opener that only hinted at the ask said none: "As I said, ticket 2" came first on 19 of
+        400 rows of a trial Zendesk spec)."""
+        opener = self.task.opener.lower()
+        ids = [str(v).lower() for v in self.task.world.entities.values() if type(v) in (str, int)]
+        return bool(ids) and all(i in opener for i in ids)
 
     def _which(self, ask: Ask, r: Random) -> str:
         """Which record: its id when the person has not said it, else (two matches) the newest."""
@@ -191,6 +210,11 @@ class SimulatedUser:
             if fact.key == "reason" or fact.label.endswith("reason")
             else ("detail" if any(f.key == fact.key for f in self.person.facts) else "personal")
         )
+        if (
+            fact.key in self._said_now
+        ):  # asked twice in one reply ("Which ticket? Its id?"): said once
+            return ""
+        self._said_now.add(fact.key)
         template = "{F}." if self.task.cell.tone == "terse" else r.choice(REPLY[kind])
         text = template.format(f=fact.said, F=cap(fact.said, [fact.value]), label=fact.label)
         again = fact.key in self.told
