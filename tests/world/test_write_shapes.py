@@ -152,3 +152,32 @@ def test_an_empty_batch_delete_deletes_nothing():
     at = {"baseId": "appA", "tableId": "tblB"}
     assert world.call("delete_records", {**at, "recordIds": []})["deleted"] is False
     assert world.call("get_record", {**at, "recordId": "recC"})["status"] == "ok"
+
+
+def test_a_list_of_a_records_own_children_is_what_the_record_holds():
+    """A trial Zendesk spec: ``get_ticket.comments`` and ``get_ticket_comments`` disagreed on 69
+    of 84 tasks, and a comment just added was listed as "Comment 552" without its text."""
+    ticket = {"ticket_id": {"type": "integer"}}
+    tools = [
+        _tool("get_ticket", "Get a ticket.", ticket, ("ticket_id",)),
+        _tool("get_ticket_comments", "List a ticket's comments.", ticket, ("ticket_id",)),
+        _tool(
+            "create_ticket_comment",
+            "Add a comment to a ticket.",
+            {**ticket, "comment": {"type": "string"}},
+            ("ticket_id", "comment"),
+        ),
+    ]
+    checked = 0
+    for seed in range(12):
+        world = wenv.World(wenv.load_spec(tools=tools), seed=seed, options={"exists_share": 1.0})
+        held = world.call("get_ticket", {"ticket_id": 4412}).get("comments")
+        if not isinstance(held, list) or not held:
+            continue
+        checked += 1
+        listed = world.call("get_ticket_comments", {"ticket_id": 4412})["items"]
+        assert [c.get("body") for c in listed] == [c.get("body") for c in held]
+        world.call("create_ticket_comment", {"ticket_id": 4412, "comment": "Reset link resent."})
+        listed = world.call("get_ticket_comments", {"ticket_id": 4412})["items"]
+        assert len(listed) == len(held) + 1 and "Reset link resent." in listed[-1].values()
+    assert checked
