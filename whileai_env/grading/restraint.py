@@ -211,7 +211,13 @@ def governs_ask(clause: str, targets: Iterable[str], entity_names: Iterable[str]
     >>> governs_ask("Do not cancel an order that has shipped.", ["cancel_order"], ["order_id"])
     True
     """
-    targets, entity_names = list(targets), list(entity_names)
+    return _governs_ask(clause, tuple(targets), tuple(entity_names))
+
+
+@lru_cache(maxsize=4096)
+def _governs_ask(clause: str, targets: tuple[str, ...], entity_names: tuple[str, ...]) -> bool:
+    """:func:`governs_ask`, once per clause and ask (the reference agent and the checklist ask
+    it of every pushed write)."""
     actions = action_words(targets, entity_names)
     if actions:
         return bool(acts.shared(acts.content_words(clause), actions))
