@@ -125,3 +125,52 @@ def test_a_name_that_ends_with_how_it_reads_acts_on_the_records_it_names():
     profile = profile_for(wenv.load_spec(tools=tools)).tools
     for name in ("search_tickets_export", "search_by_source", "get_ticket_relationships"):
         assert profile[name].noun == "ticket", name
+
+
+def test_a_search_by_an_email_finds_that_record_alone():
+    """A trial Shopify spec: ``get-customers(searchQuery=<email>)`` listed the customer and three
+    strangers, one with the same name and another email (another customer's data shown)."""
+    tools = [
+        _tool(
+            "get_customer",
+            "Get a customer by id.",
+            {"customer_id": {"type": "string"}},
+            ("customer_id",),
+        ),
+        _tool(
+            "search_customers",
+            "Search customers.",
+            {"searchQuery": {"type": "string"}},
+            ("searchQuery",),
+        ),
+    ]
+    for seed in range(10):
+        world = wenv.World(wenv.load_spec(tools=tools), seed=seed, options={"exists_share": 1.0})
+        email = world.call("get_customer", {"customer_id": "C-1042"}).get("email")
+        if not email:
+            continue
+        items = world.call("search_customers", {"searchQuery": email})["items"]
+        assert [i.get("email") for i in items] == [email]
+
+
+def test_a_search_by_a_status_operator_lists_the_record_just_set_to_it():
+    """A trial Zendesk spec: after ``update_ticket(status="solved")``, ``search_tickets("status:solved")``
+    listed other solved tickets and never that one (86 of 86 once ticket ids were realistic)."""
+    ticket = {"ticket_id": {"type": "integer"}}
+    tools = [
+        _tool("get_ticket", "Get a ticket.", ticket, ("ticket_id",)),
+        _tool(
+            "update_ticket",
+            "Update a ticket.",
+            {**ticket, "status": {"type": "string", "enum": ["open", "pending", "solved"]}},
+            ("ticket_id",),
+        ),
+        _tool("search_tickets", "Search tickets.", {"query": {"type": "string"}}, ("query",)),
+    ]
+    for seed in range(8):
+        world = wenv.World(wenv.load_spec(tools=tools), seed=seed, options={"exists_share": 1.0})
+        assert (
+            world.call("update_ticket", {"ticket_id": 4412, "status": "solved"})["status"] == "ok"
+        )
+        listed = world.call("search_tickets", {"query": "status:solved"})["items"]
+        assert 4412 in [i["ticket_id"] for i in listed]

@@ -209,7 +209,12 @@ def _batch_update(
     for item in items:
         key = next(k for k in _ITEM_IDS if type(item.get(k)) in (str, int))
         ident = str(item[key])
-        if not store.exists(ident):
+        # an item names a record the person holds: missing only when deleted, or the task's
+        # own missing record (a drawn id was not_found, failing the oracle's batch update)
+        gone = store.override.get(ident) is False or (
+            ident in store.plan.values and store.plan.state == "missing"
+        )
+        if gone:
             return not_found(noun, ident, key)
         ent = store.entity(noun, ident)
         rec = ent.writable()
@@ -453,6 +458,15 @@ def _query_fields(call: Call, noun: str, sample: Mapping[str, Any]) -> dict[str,
     return out
 
 
+def _plain_equal(held: Any, said: str) -> bool:
+    """Whether a record's value is the one a query operator names (case and ``_``/space aside)."""
+    return held is not None and _spaced_lower(held) == _spaced_lower(said)
+
+
+def _spaced_lower(value: Any) -> str:
+    return re.sub(r"[\s_-]+", " ", str(value).strip().lower())
+
+
 def _query_ids(call: Call, noun: str, id_key: str) -> list[str]:
     """The ids a search query asks for by an operator on the record's id (``key = PROJ-7``,
     ``id:42``, ``issue_key = "PROJ-7"``)."""
@@ -477,9 +491,16 @@ def _searched(store: Any, noun: str, ids: list[str], words: list[str]) -> list[s
     known = [e for (n, _), e in store.entities.items() if n == noun]
     text = {e.ident: _value_text(e.ident, e.record) for e in known}
     matched = [e.ident for e in known if all(w in text[e.ident] for w in words)]
+    if matched and len(words) == 1 and _IDENTIFIER.search(words[0]):
+        # a search by an email, a phone or an id finds its record alone, not three strangers
+        return matched[: max(1, len(ids))]
     created = {e.ident for e in known if e.created}
     found = matched + [i for i in ids if i not in matched and i not in created]
     return found[: len(ids)] if ids else matched[:1]
+
+
+#: A query that names one record: an email, a number of five digits or more, an id with digits.
+_IDENTIFIER = re.compile(r"@|^\+?\d[\d\s().-]{4,}$|^[a-z]*[-_]?\d{3,}$|^gid://")
 
 
 def _value_text(ident: str, record: Mapping[str, Any]) -> str:
@@ -551,7 +572,8 @@ def listing(call: Call) -> dict[str, Any]:
     id_key = call.spec.id_key(noun)
     limit = _limit(call)
     sample = store.sample(noun)
-    filters = {**_filters(call, noun, sample), **_query_fields(call, noun, sample)}
+    operators = _query_fields(call, noun, sample)
+    filters = {**_filters(call, noun, sample), **operators}
     embedded = _embedded(call, subject, noun) if not filters and not _query(call) else None
     if embedded is not None:  # the parent's own list of them: the two views agree
         store.register(embedded)
@@ -562,6 +584,15 @@ def listing(call: Call) -> dict[str, Any]:
     ids = _listed_ids(call, subject, noun, whole=not filters)
     if subject is not None and subject[0] == id_key:
         ids = [subject[1]]  # filtered by the listed record's own id: that record alone
+    if operators:  # ``status:solved``: the records the episode holds that match come first
+        held = [
+            e.ident
+            for (n, _), e in store.entities.items()
+            if n == noun
+            and store.exists(e.ident)
+            and all(_plain_equal(e.record.get(k), v) for k, v in operators.items())
+        ]
+        ids = held + [i for i in ids if i not in held][: max(0, len(ids) - len(held))]
     asked = _query_ids(call, noun, id_key)
     if asked:  # a query for records by id (``key = PROJ-7``): those that exist, alone
         ids = [i for i in asked if store.exists(i)]
@@ -657,7 +688,7 @@ def _embedded(
         not isinstance(built, dict)
         or not isinstance(built.get(field), list)  # a list the episode started is not all of them
         or not isinstance(held, list)
-        or not held
+        or not held  # an empty one stays drawn: an agent reads an empty list as no such parent
         or not all(isinstance(c, dict) for c in held)
     ):
         return None
