@@ -110,3 +110,40 @@ def test_a_new_record_never_takes_an_id_the_episode_holds_and_is_listed():
         assert made["ticket_id"] in after
         assert all(after[i]["subject"] == listed[i]["subject"] for i in listed if i in after)
         assert all(i >= 10 for i in after)
+
+
+def test_a_new_comment_on_a_record_whose_change_was_done_is_added():
+    """A trial Zendesk spec: in a world where closing the ticket was done already, a new comment
+    on it answered ``already_done`` (14 of 14)."""
+    import whileai_env as wenv
+
+    tools = [
+        {
+            "name": name,
+            "description": f"{name.replace('_', ' ')}.",
+            "parameters": {
+                "type": "object",
+                "properties": {"ticket_id": {"type": "integer"}, **extra},
+                "required": ["ticket_id"],
+            },
+        }
+        for name, extra in (
+            ("close_ticket", {}),
+            ("create_ticket_comment", {"comment": {"type": "string"}}),
+        )
+    ]
+    spec = wenv.load_spec(tools=tools)
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 200, seed=1, fault_rate=0)
+        if t.world.state == "already_done" and t.world.targets == ("close_ticket",)
+    ]
+    assert tasks
+    for task in tasks:
+        world = wenv.World(spec, task)
+        ident = task.world.entities["ticket_id"]
+        assert world.call("close_ticket", {"ticket_id": ident})["error"]["code"] == "already_done"
+        added = world.call(
+            "create_ticket_comment", {"ticket_id": ident, "comment": "Called again."}
+        )
+        assert added["status"] == "ok", added
