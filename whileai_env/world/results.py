@@ -956,12 +956,13 @@ def _apply(
 
 
 def _redoes(call: Call) -> bool:
-    """Whether the call is the act the task says was done already: one of its target tools, or
-    a tool of the same verb (a new comment on a closed ticket is no redone close: 14 of 14 such
-    comments answered ``already_done`` on a trial Zendesk spec)."""
+    """Whether the call meets the done state the task's record is in: any change of the record
+    (a refund of a cancelled order), but of the things made on it only the task's own act (a
+    new comment on a closed ticket is added: 14 of 14 such comments answered ``already_done``
+    on a trial Zendesk spec)."""
     p = call.profile
     targets = call.store.plan.targets
-    if p.name in targets:
+    if p.name in targets or p.kind != "create":
         return True
     tools = call.spec.tools
     return p.verb is not None and any(tools[t].verb == p.verb for t in targets if t in tools)
