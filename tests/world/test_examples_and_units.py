@@ -54,3 +54,37 @@ def test_a_zone_example_that_is_no_zone_is_never_drawn():
     }
     drawn = {value_for(schema, "target_timezone", Scope(seed=s, now=0)) for s in range(40)}
     assert drawn and all(zone_of(d) is not None for d in drawn)
+
+
+def test_a_description_that_is_a_list_of_words_gives_the_fields_values():
+    """A trial Zendesk spec: ``status`` described "new, open, pending, on-hold, solved, closed"
+    and tickets read 'resolved' or 'completed' (57 of 86 tasks)."""
+    import collections
+
+    import whileai_env as wenv
+    from whileai_env.world.hints import hints_of
+
+    listed = "new, open, pending, on-hold, solved, closed"
+    assert hints_of({"type": "string", "description": listed}).choices[-1] == "closed"
+    assert hints_of({"type": "string", "description": "The name, please."}).choices == ()
+    ticket = {"ticket_id": {"type": "integer"}}
+    tools = [
+        {
+            "name": "get_ticket",
+            "description": "Get a ticket.",
+            "parameters": {"type": "object", "properties": ticket},
+        },
+        {
+            "name": "update_ticket",
+            "description": "Update a ticket.",
+            "parameters": {
+                "type": "object",
+                "properties": {**ticket, "status": {"type": "string", "description": listed}},
+            },
+        },
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=1, options={"exists_share": 1.0})
+    seen = collections.Counter(
+        world.call("get_ticket", {"ticket_id": 100 + i}).get("ticket_status") for i in range(30)
+    )
+    assert set(seen) - {None} <= set(listed.split(", "))

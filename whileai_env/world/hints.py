@@ -198,6 +198,18 @@ def _listed_examples(rest: str) -> tuple[Any, ...]:
     return tuple(dict.fromkeys(out))
 
 
+_BARE_LIST = re.compile(r"^\s*[\w-]{1,24}(?:\s*,\s*(?:or\s+)?[\w-]{1,24}){2,}\s*\.?\s*$")
+
+
+def _bare_list(text: str) -> tuple[str, ...]:
+    """A description that is only a list of words is its field's values ("new, open, pending,
+    on-hold, solved, closed" for a ticket's ``status``)."""
+    if not _BARE_LIST.match(text):
+        return ()
+    words = [w.strip().removeprefix("or ").strip() for w in text.strip().rstrip(".").split(",")]
+    return tuple(dict.fromkeys(w for w in words if w))
+
+
 def _range(text: str) -> tuple[float | None, float | None]:
     for pattern in _RANGES:
         m = pattern.search(text)
@@ -222,7 +234,7 @@ def _parse(text: str) -> Hints:
     length = _MAX_LEN.search(text)
     default = _DEFAULT.search(text)
     return Hints(
-        choices=_list_after(text, _CHOICE_LEAD, stop=r"\.\s|\n|;"),
+        choices=_list_after(text, _CHOICE_LEAD, stop=r"\.\s|\n|;") or _bare_list(text),
         examples=_examples(text),
         minimum=low,
         maximum=high,

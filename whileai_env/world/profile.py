@@ -22,6 +22,7 @@ from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.spec.evidence import first_sentence, is_computation
 from whileai_env.spec.load import Spec, Tool
+from whileai_env.world.hints import hints_of
 from whileai_env.world.naming import slug
 from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
 from whileai_env.world.roles import CALCULATOR_WORDS, Roles, find_roles, is_zone_argument
@@ -748,6 +749,10 @@ def build_profile(spec: Spec) -> SpecProfile:
                 schema = tp.properties.get(arg)
                 sp.id_schemas[noun] = schema if isinstance(schema, Mapping) else {}
         for name, schema in tp.properties.items():
+            listed = hints_of(schema).choices if isinstance(schema, Mapping) else ()
+            if name == "status" and listed and tp.noun not in sp.statuses:
+                # "new, open, pending, on-hold, solved, closed": the noun's statuses, in prose
+                sp.statuses[tp.noun] = tuple(listed)
             if (
                 isinstance(schema, Mapping)
                 and isinstance(schema.get("enum"), list)
