@@ -174,3 +174,32 @@ def test_a_search_by_a_status_operator_lists_the_record_just_set_to_it():
         )
         listed = world.call("search_tickets", {"query": "status:solved"})["items"]
         assert 4412 in [i["ticket_id"] for i in listed]
+
+
+def test_a_list_by_a_parent_whose_key_prefixes_the_tasks_record_holds_it():
+    """A trial Jira spec: ``jira_get_project_issues("PROJ")`` left out the task's own issue
+    ``PROJ-857`` on 181 of 183 tasks."""
+    project = {"project_key": {"type": "string", "description": "Project key (e.g. 'PROJ')"}}
+    tools = [
+        _tool("jira_get_issue", "Get a Jira issue.", {"issue_key": _KEY}, ("issue_key",)),
+        _tool(
+            "jira_get_project_issues",
+            "Get all issues of a Jira project.",
+            project,
+            ("project_key",),
+        ),
+        _tool("jira_delete_issue", "Delete a Jira issue.", {"issue_key": _KEY}, ("issue_key",)),
+    ]
+    spec = wenv.load_spec(tools=tools)
+    checked = 0
+    for task in wenv.draw_tasks(spec, 200, seed=3, fault_rate=0):
+        key = str(task.world.entities.get("issue_key", ""))
+        if task.world.state != "exists" or "-" not in key:
+            continue
+        world = wenv.World(spec, task)
+        listed = world.call("jira_get_project_issues", {"project_key": key.rsplit("-", 1)[0]})
+        if listed["status"] != "ok" or not listed["items"]:
+            continue
+        checked += 1
+        assert key in [i.get("issue_key") for i in listed["items"]]
+    assert checked >= 5

@@ -731,7 +731,12 @@ def _listed_ids(
             for v, arg in store.plan.values.items()
             if (store.plan.nouns.get(v) or locator_noun(arg) or call.profile.noun) == noun
         ]
-        if stated and (subject[1] in store.plan.values if subject is not None else True):
+        if stated and (
+            subject is None
+            or subject[1] in store.plan.values
+            # a key the parent's prefixes (issue ``PROJ-857`` of project ``PROJ``) is its own
+            or any(str(v).startswith(f"{subject[1]}-") for v in stated)
+        ):
             # the task's record first, in a drawn one's place: what the episode made stays
             made = set(store.created(noun))
             rest = [i for i in ids if i != stated[0]]
