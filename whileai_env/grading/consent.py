@@ -30,6 +30,7 @@ from functools import lru_cache
 
 from whileai_env._util.lexicon import ACTION_VERBS, QUALIFIERS, name_tokens, verb_kind
 from whileai_env.grading import acts
+from whileai_env.grading.details import leaves
 from whileai_env.grading.findings import Finding, step_evidence
 from whileai_env.grading.restraint import PERSON_WORDS, about_any_write
 from whileai_env.grading.trajectory import Step, Trajectory
@@ -204,20 +205,9 @@ def _does_act(rule: str, step: Step, writes: Iterable[str]) -> bool:
     if not wanted:
         return True
     values = [
-        v.lower() for v in _leaves(step.args) if isinstance(v, str) and 0 < len(v.split()) <= 2
+        v.lower() for v in leaves(step.args) if isinstance(v, str) and 0 < len(v.split()) <= 2
     ]
     return any(_stems(w) & wanted for v in values for w in re.findall(r"[a-z]+", v))
-
-
-def _leaves(value: object) -> Iterable[object]:
-    if isinstance(value, dict):
-        for v in value.values():
-            yield from _leaves(v)
-    elif isinstance(value, list):
-        for v in value:
-            yield from _leaves(v)
-    else:
-        yield value
 
 
 def governed(rules: tuple[str, ...], writes: Iterable[str]) -> tuple[str, ...]:

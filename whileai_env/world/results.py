@@ -826,8 +826,8 @@ def _names_status(value: Any) -> bool:
 def _status_named(value: str, statuses: tuple[str, ...]) -> str:
     """The noun's status ``value`` names (``"In Progress"`` is ``in_progress``), else the value
     written as a status."""
-    plain = re.sub(r"[\s-]+", "_", value.strip().lower())
-    return next((s for s in statuses if re.sub(r"[\s-]+", "_", s.lower()) == plain), plain)
+    plain = _spaced_lower(value)
+    return next((s for s in statuses if _spaced_lower(s) == plain), plain.replace(" ", "_"))
 
 
 #: The one key of an object that stands for a plain value (Jira's ``{"name": "High"}``).
