@@ -25,8 +25,41 @@ sys.path.insert(0, str(ROOT))
 from whileai_env._util.hashing import stable_hash  # noqa: E402
 from whileai_env.world import pools as p  # noqa: E402
 
+# The providers the pools call (a company's or a street's format can name a person's field,
+# hence person): Faker builds the 26 of its default list otherwise, looking up each one's locale
+# modules, which is half of making a locale's Faker.
+PROVIDERS = [
+    f"faker.providers.{name}"
+    for name in ("address", "company", "internet", "job", "person", "phone_number")
+]
 PEOPLE_PER_LOCALE = 40
 ADDRESSES_PER_LOCALE = 16
+# Parts a persona is put together from (each locale's): first x last names give 9,600 names a
+# locale; Faker draws each part independently too (its city does not follow its postcode).
+PERSONA_PARTS = {
+    "first": ("first_name", 120),
+    "last": ("last_name", 80),
+    "street": ("street_address", 48),
+    "city": ("city", 48),
+    "postcode": ("postcode", 48),
+    "region": ("administrative_unit", 48),
+    "company": ("company", 32),
+    "email_domain": ("free_email_domain", 48),
+    "phone": ("phone_number", 48),
+}
+
+
+def persona_parts(fake: Any) -> dict[str, list[str]]:
+    """One locale's persona parts: up to the count of each, distinct, in Faker's order."""
+    parts: dict[str, list[str]] = {}
+    for part, (method, count) in PERSONA_PARTS.items():
+        found: dict[str, None] = {}
+        for _ in range(count * 4):
+            found[getattr(fake, method)().replace("\n", ", ")] = None
+            if len(found) == count:
+                break
+        parts[part] = list(found)
+    return parts
 
 
 def build() -> dict[str, Any]:
@@ -40,8 +73,9 @@ def build() -> dict[str, Any]:
     company_domains: list[str] = []
     phones: list[str] = []
     jobs: list[str] = []
+    personas: dict[str, dict[str, list[str]]] = {}
     for locale in p.LOCALES:
-        fake: Any = faker.Faker(locale, providers=p.PROVIDERS)
+        fake: Any = faker.Faker(locale, providers=PROVIDERS)
         fake.seed_instance(stable_hash("pools", locale) % 2**32)
         for i in range(PEOPLE_PER_LOCALE):
             first, last = fake.first_name(), fake.last_name()
@@ -61,6 +95,7 @@ def build() -> dict[str, Any]:
         phones.extend(fake.phone_number() for _ in range(10))
         if locale.startswith("en"):
             jobs.extend(fake.job() for _ in range(10))
+        personas[locale] = persona_parts(fake)
     return {
         "faker": faker.VERSION,
         "locales": list(p.LOCALES),
@@ -71,6 +106,7 @@ def build() -> dict[str, Any]:
         "company_domains": list(dict.fromkeys(company_domains)),
         "phones": phones,
         "job_titles": list(dict.fromkeys(jobs)),
+        "personas": personas,
     }
 
 
@@ -81,6 +117,17 @@ def render(pools: dict[str, Any]) -> str:
         if isinstance(value, list):
             items = ",\n  ".join(json.dumps(v, ensure_ascii=False) for v in value)
             fields.append(f"{json.dumps(key)}: [\n  {items}\n]")
+        elif isinstance(value, dict):  # personas: a locale's part a line
+            locales = ",\n  ".join(
+                f"{json.dumps(locale)}: {{\n"
+                + ",\n".join(
+                    f"   {json.dumps(part)}: {json.dumps(items, ensure_ascii=False)}"
+                    for part, items in parts.items()
+                )
+                + "\n  }"
+                for locale, parts in value.items()
+            )
+            fields.append(f"{json.dumps(key)}: {{\n  {locales}\n}}")
         else:
             fields.append(f"{json.dumps(key)}: {json.dumps(value)}")
     return "{\n" + ",\n".join(fields) + "\n}\n"

@@ -10,7 +10,9 @@ sampled from /proc every 0.1 s), so a run on a busy machine still shows what the
 ``workers=1`` on the process backend plays in the driver itself; Ray's ``workers=1`` is one actor
 beside the driver. Ray is started only after the process backend's runs (its daemons would
 take CPU from them). It also prints what the driver alone spends drawing the run's tasks, the
-part no worker count divides (``draw_ceiling_rows_per_min``).
+part no worker count divides (``draw_ceiling_rows_per_min``), and what two independent processes
+doing the same whole run get over one (``machine_ceiling_2_over_1``: no worker design does better
+than that on the machine it runs on).
 
     python scripts/bench/workers.py
     python scripts/bench/workers.py --budget 12000 --spec tests/corpus/mcp-github.json --no-ray
@@ -22,6 +24,7 @@ import argparse
 import itertools
 import json
 import os
+import subprocess
 import sys
 import tempfile
 import threading
@@ -112,6 +115,46 @@ def _draw_ceiling(spec: object, budget: int) -> dict[str, object]:
     return {"draw_s": round(wall, 2), "draw_ceiling_rows_per_min": round(60 * budget / wall)}
 
 
+_ALONE = """
+import sys, time
+sys.path.insert(0, sys.argv[3])
+import whileai_env as wenv
+from whileai_env.grading.checklist import task_checklist
+from whileai_env.simulation import simulate
+spec = wenv.load_spec(sys.argv[1])
+start = time.perf_counter()
+simulate("seeded", spec=spec, budget=int(sys.argv[2]), quiet=True, grader=task_checklist)
+print(time.perf_counter() - start)
+"""
+
+
+def _machine_ceiling(spec_path: Path, budget: int) -> dict[str, object]:
+    """What two independent processes get out of this machine: the same whole run (draw and
+    play, no workers) in one process alone, then in two at once. Nothing is shared between the
+    two, so their throughput over one's is the most any 2-worker design can reach here (a
+    machine whose two CPUs slow each other down caps it below 2)."""
+
+    def runs(copies: int) -> float:
+        start = time.perf_counter()
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", _ALONE, str(spec_path), str(budget), str(ROOT)],
+                stdout=subprocess.DEVNULL,
+            )
+            for _ in range(copies)
+        ]
+        for proc in procs:
+            proc.wait()
+        return time.perf_counter() - start
+
+    alone, both = runs(1), runs(2)
+    return {
+        "one_process_s": round(alone, 2),
+        "two_processes_s": round(both, 2),
+        "machine_ceiling_2_over_1": round(2 * alone / both, 2),
+    }
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -123,6 +166,7 @@ def main() -> None:
     spec = wenv.load_spec(args.spec)
     print(json.dumps({"spec": str(args.spec), "tools": len(spec.tools), "budget": args.budget}))
     print(json.dumps({**_draw_ceiling(spec, args.budget), "load": _load()}))
+    print(json.dumps({**_machine_ceiling(args.spec.resolve(), args.budget), "load": _load()}))
     backends = ["process"] if args.no_ray else ["process", "ray"]
     with tempfile.TemporaryDirectory() as tmp:
         for backend in backends:

@@ -1,7 +1,7 @@
 """The value pools and personas: the shipped pools are what ``scripts/make_pools.py`` makes, load
-without Faker, and hold what values are made of; personas come from Faker's providers the
-package keeps, the same in a process warmed ahead (as the workers' forkserver is) as in one that
-builds them on a first value."""
+without Faker, and hold what values are made of; personas are put together from the shipped
+parts, the same in a process warmed ahead (as the workers' forkserver is) as in one that loads
+the pools on a first value."""
 
 from __future__ import annotations
 
@@ -66,7 +66,7 @@ def test_the_providers_kept_give_what_fakers_default_providers_give():
     # the pools and personas build Faker with six providers, not its 26: the same values only
     # while no provider left out overrides a method they call
     for locale in p.LOCALES:
-        full, kept = Faker(locale), Faker(locale, providers=p.PROVIDERS)
+        full, kept = Faker(locale), Faker(locale, providers=make_pools.PROVIDERS)
         for seed in (1, 7, 2**31 - 5):
             full.seed_instance(seed)
             kept.seed_instance(seed)

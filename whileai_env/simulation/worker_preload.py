@@ -1,5 +1,5 @@
 """What the process backend's forkserver loads before it forks a worker: the modules a worker
-plays with and the value pools with their Faker locales (:func:`whileai_env.world.pools.warm`).
+plays with and the value pools (:func:`whileai_env.world.pools.warm`).
 
 Every worker forked from the forkserver starts with them in memory. Without this module each
 worker imported them and built the pools itself over its first rows: about 0.3 s of CPU per
