@@ -7,13 +7,23 @@ order through its one writer. A chunk whose worker died (``kill -9`` of a pool p
 ``ray.kill`` of an actor) is sent again to a fresh worker, up to :data:`RETRIES` times; the
 worker wrote nothing, so no row is lost or landed twice. Workers only play; the plan, the
 resume index and the file stay in the driver.
+
+On the process backend the driver is one of the run's ``workers``: ``workers=N`` starts N - 1
+pool processes, keeps two chunks in flight with each, and the driver plays the chunks they have
+not taken whenever it would otherwise wait for a row (:meth:`RemotePool.help_until`). The
+driver's own work (drawing every task, writing every row) is then the only thing that decides
+how many chunks it plays: on two cores, a pool process beside a driver that draws and plays
+uses both, where two pool processes and a drawing driver were three busy processes on two
+cores. A model agent (``concurrency > 1``) keeps N pool processes and a driver that only waits:
+its rollouts wait on HTTP, and a driver playing them would stall the draw and the writer.
 """
 
 from __future__ import annotations
 
 import queue
 import threading
-from collections.abc import Sequence
+from collections import deque
+from collections.abc import Iterable, Sequence
 from concurrent.futures import Future
 from typing import Any, Protocol
 
@@ -32,9 +42,12 @@ class Backend(Protocol):
     """Where chunks are played: ``send`` returns the chunk's future and a token naming the worker
     it went to; ``died(exc)`` says whether a failure was the worker's death; ``replace(token)``
     puts a fresh worker in the dead one's place (once, however many chunks it took down);
-    ``start_hint``: what to check when workers die before any chunk comes back."""
+    ``start_hint``: what to check when workers die before any chunk comes back; ``slots``: how
+    many chunks to keep sent at once (``None``: send each as it fills), the rest wait in the
+    driver where it can play them itself."""
 
     start_hint: str
+    slots: int | None
 
     def send(self, chunk: Sequence[Job]) -> tuple[Future, Any]: ...
 
@@ -55,7 +68,8 @@ def make_backend(
     if name == "process":
         from whileai_env.simulation.process_backend import ProcessBackend
 
-        return ProcessBackend(setup, int(workers or 1))
+        helped = setup.concurrency == 1  # the driver plays too: one process fewer
+        return ProcessBackend(setup, int(workers or 1) - helped, slots_each=2 if helped else None)
     if name == "ray":
         from whileai_env.simulation.ray_backend import RayBackend
 
@@ -68,6 +82,7 @@ class InlineBackend:
     as a pool, with no process to start or pickle to pay."""
 
     start_hint = ""
+    slots: int | None = None
 
     def __init__(self, setup: WorkerSetup) -> None:
         self.worker = Worker(setup)
@@ -90,12 +105,16 @@ class InlineBackend:
 class RemotePool:
     """Chunks submitted jobs to a backend; each job's future resolves to its landed tuple."""
 
-    def __init__(self, backend: Backend, chunk: int) -> None:
+    def __init__(self, backend: Backend, chunk: int, helper: Worker | None = None) -> None:
         self.backend = backend
         self.chunk = max(1, chunk)
+        self.helper = helper
         self.restarts = 0
         self.returned = 0  # chunks that came back played
+        self.helped = 0  # chunks the driver played itself
         self._buffer: list[tuple[Job, Future]] = []
+        self._waiting: deque[list[tuple[Job, Future]]] = deque()  # filled, not sent yet
+        self._sent = 0  # chunks sent and not yet resolved
         self._results: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
         self._dispatcher = threading.Thread(target=self._dispatch, daemon=True)
@@ -113,7 +132,39 @@ class RemotePool:
         """Send what is buffered (the loop calls this before it waits)."""
         if self._buffer:
             batch, self._buffer = self._buffer, []
+            with self._lock:
+                self._waiting.append(batch)
+            self._pump()
+
+    def _pump(self) -> None:
+        """Send waiting chunks while the backend has free slots."""
+        slots = self.backend.slots
+        while True:
+            with self._lock:
+                if not self._waiting or (slots is not None and self._sent >= slots):
+                    return
+                batch = self._waiting.popleft()
+                self._sent += 1
             self._send(batch, attempt=0)
+
+    def help_until(self, futures: Iterable[Future]) -> None:
+        """Play waiting chunks here, in the driver, until every one of ``futures`` is done or no
+        chunk is left waiting (then the caller waits for the workers)."""
+        pending = [f for f in futures if not f.done()]
+        while self.helper is not None and pending:
+            with self._lock:
+                batch = self._waiting.popleft() if self._waiting else None
+            if batch is None:
+                return
+            try:
+                played = self.helper.play([job for job, _ in batch])
+            except Exception as exc:  # as a worker's failure: the run loop raises it
+                for _, job_future in batch:
+                    job_future.set_exception(exc)
+            else:
+                _resolve(batch, played)
+                self.helped += 1
+            pending = [f for f in pending if not f.done()]
 
     def _send(self, batch: list[tuple[Job, Future]], attempt: int) -> None:
         with self._lock:
@@ -140,18 +191,22 @@ class RemotePool:
     ) -> None:
         """One chunk back: resolve its jobs, or send it again when its worker died."""
         exc = future.exception()
-        if exc is None:
-            _resolve(batch, future.result())
-            self.returned += 1
-        elif self.backend.died(exc) and attempt < RETRIES:
+        if exc is not None and self.backend.died(exc) and attempt < RETRIES:
             with self._lock:
                 self.backend.replace(token)
                 self.restarts += 1
             self._send(batch, attempt + 1)
+            return
+        with self._lock:
+            self._sent -= 1
+        if exc is None:
+            _resolve(batch, future.result())
+            self.returned += 1
         else:
             failure = self._death(exc, attempt) if self.backend.died(exc) else exc
             for _, job_future in batch:
                 job_future.set_exception(failure)
+        self._pump()
 
     def _death(self, exc: BaseException, attempt: int) -> WorkerError:
         hint = "" if self.returned else self.backend.start_hint
@@ -161,10 +216,12 @@ class RemotePool:
         )
 
     def close(self) -> None:
-        """Stop the dispatcher and the backend's workers."""
+        """Stop the dispatcher, the backend's workers and the driver's own worker."""
         self._results.put(None)
         self._dispatcher.join(timeout=5)
         self.backend.close()
+        if self.helper is not None:
+            self.helper.close()
 
 
 def _resolve(batch: list[tuple[Job, Future]], played: list[Played]) -> None:
@@ -197,4 +254,5 @@ def open_pool(
         encode=settings.output is not None,
     )
     backend = make_backend(settings.backend, setup, settings.workers, settings.ray_address)
-    return RemotePool(backend, chunk=max(8, concurrency))
+    helper = Worker(setup) if backend.slots is not None else None
+    return RemotePool(backend, chunk=max(8, concurrency), helper=helper)

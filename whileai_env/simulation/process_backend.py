@@ -138,13 +138,15 @@ class ProcessBackend:
 
     start_hint = GUARD
 
-    def __init__(self, setup: WorkerSetup, workers: int) -> None:
+    def __init__(self, setup: WorkerSetup, workers: int, slots_each: int | None = None) -> None:
         # multiprocessing's own flag for a process still importing its parent's script: this is
         # that script's unguarded call, run again inside a worker that is starting
         if getattr(multiprocessing.current_process(), "_inheriting", False):
             raise WorkerError(f"simulate(workers=N) ran inside a starting worker: {GUARD}")
         check_picklable(setup)
         self.setup, self.workers = setup, workers
+        # chunks sent at once: one playing and one queued per process, or all as they fill
+        self.slots = None if slots_each is None else slots_each * workers
         self._context = _context()
         self._pool = self._new_pool()
 

@@ -49,6 +49,7 @@ class RayBackend:
     """``workers`` Ray actors (one per CPU of the cluster when ``None``), each one CPU."""
 
     start_hint = ""
+    slots: int | None = None
 
     def __init__(
         self, setup: WorkerSetup, workers: int | None, *, address: str | None = None

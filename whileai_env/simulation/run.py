@@ -365,10 +365,16 @@ class _Runner:
         self.progress = Progress(budget=budget, quiet=quiet)
         self.started = time.perf_counter()
         self._queue: deque[Job] = deque()
+        # jobs asked of the plan at once: a fixed plan is a stream, so workers get their first
+        # chunk after one chunk's draw, not after the window's (a driver drawing 256 tasks
+        # before it sent any left its workers idle); rl rounds keep the window's size
+        self._batch = (
+            remote.chunk if remote is not None and isinstance(plan, FixedPlan) else concurrency
+        )
 
     def _next_job(self) -> Job | None:
         if not self._queue:
-            self._queue.extend(self.plan.next_jobs(max(1, self.concurrency)))
+            self._queue.extend(self.plan.next_jobs(max(1, self._batch)))
         return self._queue.popleft() if self._queue else None
 
     def play(self, job: Job) -> tuple[Job, dict[str, Any] | None, str | None]:
@@ -425,8 +431,11 @@ class _Runner:
                         self.remote.flush()
                     if self.reproducible:
                         done = list(inflight)
+                        if self.remote is not None:
+                            self.remote.help_until(done)
                         wait(done)
                     elif self.remote is not None:  # plan order, as soon as the head has landed
+                        self.remote.help_until([next(iter(inflight))])
                         next(iter(inflight)).exception()
                         done = list(itertools.takewhile(Future.done, inflight))
                     else:
