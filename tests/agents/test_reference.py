@@ -417,3 +417,26 @@ def test_a_wait_of_one_second_is_said_in_the_singular():
     from whileai_env.agents.reference import _seconds
 
     assert [_seconds(w) for w in (None, 1, 30)] == ["a few seconds", "1 second", "30 seconds"]
+
+
+def test_oracle_reports_a_write_with_no_verb_of_its_own_without_claiming_another_tools():
+    """``project_management`` has no verb to report; "I have completed …" would claim the
+    spec's ``complete_tasks``, which never ran."""
+
+    def tool(name: str, props: dict[str, Any]) -> dict[str, Any]:
+        schema = {"type": "object", "properties": props, "required": list(props)}
+        return {"name": name, "description": f"{name} tool.", "parameters": schema}
+
+    project = {"project_id": {"type": "string"}}
+    spec = wenv.load_spec(
+        tools=[
+            tool("project_management", {**project, "action": {"enum": ["archive", "unarchive"]}}),
+            tool("complete_tasks", {"task_ids": {"type": "array", "items": {"type": "string"}}}),
+            tool("get_project", project),
+        ]
+    )
+    assert spec.tool("project_management").is_write
+    for seed in range(4):
+        task = _task(spec, seed=seed, tool="project_management")
+        row = _play(spec, task, oracle_agent(spec))
+        assert "project_management" in _calls(row) and row["reward"] == 1.0, row["reason"]

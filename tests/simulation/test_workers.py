@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+import whileai_env as wenv
 from tests.corpus import CORPUS_DIR
 from whileai_env.errors import ConfigError, WorkerError
 from whileai_env.grading.checklist import task_checklist
@@ -49,6 +50,8 @@ def test_rows_are_byte_identical_for_1_2_and_4_workers(tmp_path):
         data = _run(out, reproducible=True, workers=workers)
         assert out.read_bytes() == reference, workers
         assert data.search["rows"] == 24
+        chunks = data.search["chunks_played"]  # 24 rows in chunks of 8, each played once
+        assert sum(chunks.values()) == 3 and chunks["workers"] >= 1, (workers, chunks)
 
 
 def test_rl_rounds_do_not_depend_on_the_worker_count():
@@ -86,6 +89,34 @@ def test_a_worker_killed_mid_run_is_replaced_and_every_row_lands_once(tmp_path):
     assert result["data"].search["worker_restarts"] >= 1
     _run(tmp_path / "ref.jsonl", budget=200)
     assert out.read_bytes() == (tmp_path / "ref.jsonl").read_bytes()
+
+
+def _die_half_way_through_the_result() -> None:
+    """A worker killed while it writes its result: the header of a long message and a few of
+    its bytes reach the pool's result pipe, then the process is gone."""
+    import struct
+
+    frame = sys._getframe()
+    while "result_queue" not in frame.f_locals:  # the pool's own worker loop, up the stack
+        assert frame.f_back is not None
+        frame = frame.f_back
+    os.write(frame.f_locals["result_queue"]._writer.fileno(), struct.pack("!i", 1 << 20) + b"rows")
+    os._exit(1)
+
+
+def test_a_worker_killed_while_sending_its_rows_breaks_the_pool_instead_of_hanging():
+    from concurrent.futures.process import BrokenProcessPool
+
+    from whileai_env.simulation.process_backend import ProcessBackend
+    from whileai_env.simulation.workers import WorkerSetup
+
+    # the standard library's pool alone waits on the rest of that message for ever
+
+    backend = ProcessBackend(WorkerSetup(spec=wenv.load_spec(SPEC), agent="seeded"), 1)
+    future = backend._pool.submit(_die_half_way_through_the_result)
+    with pytest.raises(BrokenProcessPool):
+        future.result(timeout=30)
+    backend.close()
 
 
 DRIVER = """

@@ -133,3 +133,25 @@ def test_every_listed_id_validates_against_every_tool_taking_it(spec_: wenv.Spec
                         if not fits(value, schema, schema)
                     ]
     assert not refused, "\n".join(refused[:20])
+
+
+def test_an_entity_is_keyed_by_the_argument_that_names_it_not_a_shorter_locator() -> None:
+    """``url`` also locates an issue (a remote link's), but ``issue_key`` is what names one: a
+    created issue is returned under ``issue_key``, the key every other tool takes."""
+    from whileai_env.world.profile import build_profile
+
+    def tool(name: str, props: dict[str, Any], required: list[str]) -> dict[str, Any]:
+        schema = {"type": "object", "properties": props, "required": required}
+        return {"name": name, "description": f"{name} in the tracker.", "parameters": schema}
+
+    text = {"type": "string"}
+    spec = wenv.load_spec(
+        tools=[
+            tool("get_issue", {"issue_key": text}, ["issue_key"]),
+            tool("create_issue", {"project_key": text, "summary": text}, ["project_key"]),
+            tool("create_remote_issue_link", {"issue_key": text, "url": text}, ["issue_key"]),
+        ]
+    )
+    assert build_profile(spec).id_keys.get("issue") == "issue_key"
+    made = wenv.World(spec, seed=0).call("create_issue", {"project_key": "PROJ", "summary": "x"})
+    assert made["status"] == "ok" and "issue_key" in made and "url" not in made

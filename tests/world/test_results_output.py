@@ -159,3 +159,101 @@ def test_a_message_posted_to_a_channel_shows_in_its_history() -> None:
     assert {"message_id": posted["message_id"], "text": "deploy at 5"}.items() <= next(
         m for m in history["messages"] if m["message_id"] == posted["message_id"]
     ).items()
+
+
+RECORD = {
+    "type": "object",
+    "properties": {
+        "id": {"type": "string"},
+        "fields": {"type": "object", "additionalProperties": {}},
+    },
+    "required": ["id", "fields"],
+    "additionalProperties": False,
+}
+
+
+def _sheet_tools() -> list[dict[str, Any]]:
+    """A spreadsheet-like service whose records are keyed by ``recordId`` in calls and by a bare
+    ``id`` in every declared result (the common shape of a REST API's MCP wrapper)."""
+    where = {"sheetId": {"type": "string"}}
+    one = {**where, "recordId": {"type": "string"}}
+    return [
+        {
+            "name": "list_records",
+            "description": "List the records of a sheet.",
+            "parameters": {"type": "object", "properties": where, "required": ["sheetId"]},
+            "outputSchema": {
+                "type": "object",
+                "properties": {"records": {"type": "array", "items": RECORD}},
+                "required": ["records"],
+                "additionalProperties": False,
+            },
+        },
+        {
+            "name": "get_record",
+            "description": "Get one record of a sheet.",
+            "parameters": {"type": "object", "properties": one, "required": list(one)},
+            "outputSchema": RECORD,
+        },
+        {
+            "name": "create_record",
+            "description": "Create a record in a sheet.",
+            "parameters": {
+                "type": "object",
+                "properties": {**where, "fields": {"type": "object"}},
+                "required": ["sheetId", "fields"],
+            },
+            "outputSchema": RECORD,
+        },
+    ]
+
+
+def test_a_declared_id_is_the_record_asked_for_and_a_list_shows_the_stored_records() -> None:
+    world = wenv.World(_sheet_tools(), seed=2, options={"exists_share": 1.0})
+    got = world.call("get_record", {"sheetId": "SHT-1", "recordId": "REC-77"})
+    assert got["status"] == "ok" and got["id"] == "REC-77"
+    listed = world.call("list_records", {"sheetId": "SHT-1"})["records"]
+    assert listed and all(r["id"] != "SHT-1" for r in listed)
+    for record in listed:  # each listed id reads back as itself
+        assert (
+            world.call("get_record", {"sheetId": "SHT-1", "recordId": record["id"]})["id"]
+            == record["id"]
+        )
+
+
+def test_a_created_record_reads_back_and_is_listed_with_its_fields() -> None:
+    world = wenv.World(_sheet_tools(), seed=3, options={"exists_share": 1.0})
+    made = world.call("create_record", {"sheetId": "SHT-1", "fields": {"Name": "Launch plan"}})
+    assert made["status"] == "ok" and made["fields"] == {"Name": "Launch plan"}
+    got = world.call("get_record", {"sheetId": "SHT-1", "recordId": made["id"]})
+    assert got["id"] == made["id"] and got["fields"] == {"Name": "Launch plan"}
+    listed = world.call("list_records", {"sheetId": "SHT-1"})["records"]
+    assert {"id": made["id"], "fields": {"Name": "Launch plan"}} in listed
+
+
+def _wrapped(result: dict[str, Any]) -> dict[str, Any]:
+    """What FastMCP declares for a function's return value: it under ``result``."""
+    return {
+        "type": "object",
+        "properties": {"result": result},
+        "required": ["result"],
+        "x-fastmcp-wrap-result": True,
+    }
+
+
+def test_a_fastmcp_wrapped_string_is_the_worlds_own_record_not_a_drawn_word() -> None:
+    tools = _issue_tools(_wrapped({"type": "string"}))
+    world = wenv.World(tools, seed=4, options={"exists_share": 1.0})
+    read = world.call("get_issue", {"issue_key": "PRJ-12"})
+    assert "result" not in read and read["issue_key"] == "PRJ-12"
+
+
+def test_a_fastmcp_wrapped_object_is_nested_under_result() -> None:
+    inner = {
+        "type": "object",
+        "properties": {"issue_key": {"type": "string"}, "summary": {"type": "string"}},
+        "required": ["issue_key", "summary"],
+    }
+    world = wenv.World(_issue_tools(_wrapped(inner)), seed=4, options={"exists_share": 1.0})
+    read = world.call("get_issue", {"issue_key": "PRJ-12"})
+    assert read["result"]["issue_key"] == "PRJ-12" and isinstance(read["result"]["summary"], str)

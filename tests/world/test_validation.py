@@ -237,3 +237,12 @@ def test_known_values_and_enum_members_are_exempt():
     assert find_placeholder({"status": "TBD"}, schema, lambda v: False, ()) is None
     nested = find_placeholder({"address": {"line1": "<street>"}}, {}, lambda v: False, ())
     assert nested["field"] == "address.line1"
+
+
+@pytest.mark.parametrize("name", ["Status", "state", "task_stage"])
+def test_a_board_stage_is_a_status_not_a_placeholder(name):
+    schema = {name: {"type": "string"}}
+    assert find_placeholder({name: "Todo"}, schema, lambda v: False, ()) is None
+    assert find_placeholder({name: "TBD"}, schema, lambda v: False, ()) is None
+    found = find_placeholder({"text": "TODO"}, {"text": {"type": "string"}}, lambda v: False, ())
+    assert found is not None and found["problem"] == "placeholder"

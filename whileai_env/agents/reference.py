@@ -815,7 +815,9 @@ class ReferencePolicy:
                 if verb and thing and thing not in what:  # "issued the refund for booking 2262"
                     what = f"the {thing} for {what}"
                 parts.append(
-                    f"I have {verb} {what}." if verb else f"I have completed {tool} for {what}."
+                    f"I have {verb} {what}."
+                    if verb
+                    else f"The {tool} request for {what} went through."
                 )
             else:
                 parts.append(self._summary(tool, args, result))

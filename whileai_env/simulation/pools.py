@@ -145,7 +145,13 @@ class RemotePool:
                     return
                 batch = self._waiting.popleft()
                 self._sent += 1
-            self._send(batch, attempt=0)
+            try:
+                self._send(batch, attempt=0)
+            except Exception as exc:  # a backend that refuses the chunk: its jobs fail, not hang
+                with self._lock:
+                    self._sent -= 1
+                for _, job_future in batch:
+                    job_future.set_exception(exc)
 
     def help_until(self, futures: Iterable[Future]) -> None:
         """Play waiting chunks here, in the driver, until every one of ``futures`` is done or no

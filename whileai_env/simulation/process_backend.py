@@ -149,6 +149,8 @@ class ProcessBackend:
         self.slots = None if slots_each is None else slots_each * workers
         self._context = _context()
         self._pool = self._new_pool()
+        self._closed = threading.Event()
+        threading.Thread(target=self._watch_pools, daemon=True).start()
 
     def _new_pool(self) -> ProcessPoolExecutor:
         return ProcessPoolExecutor(
@@ -159,8 +161,13 @@ class ProcessBackend:
         )
 
     def send(self, chunk: Sequence[Job]) -> tuple[Future, Any]:
-        pool = self._pool
-        return pool.submit(_play, list(chunk)), pool
+        """Submit ``chunk``; to a fresh pool when this one broke (a killed worker) and the
+        failures of its chunks have not come back yet: a broken pool refuses new work at once."""
+        try:
+            return self._pool.submit(_play, list(chunk)), self._pool
+        except BrokenProcessPool:
+            self.replace(self._pool)
+            return self._pool.submit(_play, list(chunk)), self._pool
 
     def died(self, exc: BaseException) -> bool:
         return isinstance(exc, BrokenProcessPool)
@@ -171,5 +178,39 @@ class ProcessBackend:
             token.shutdown(wait=False, cancel_futures=True)
             self._pool = self._new_pool()
 
+    def _watch_pools(self) -> None:
+        """Break a pool whose worker died while it was sending a chunk's rows back.
+
+        Written by hand because the standard library misses this case: a worker killed half-way
+        through writing its result leaves the pool's result reader blocked on the rest of that
+        message for ever (the driver holds the pipe's write end, so no end-of-file comes), the
+        pool never learns the worker died, and its chunks never fail. A pool with a dead worker
+        that is still not broken a second later is stuck so: its other workers are stopped
+        and the driver's copy of the write end closed, the reader hits end-of-file, and the
+        pool breaks as it does for any killed worker (its chunks are sent again)."""
+        stuck: dict[int, int] = {}
+        while not self._closed.wait(0.5):
+            pool = self._pool
+            processes = list(getattr(pool, "_processes", {}).values())
+            if getattr(pool, "_broken", False) or not any(
+                p.exitcode is not None for p in processes
+            ):
+                stuck.clear()
+                continue
+            stuck[id(pool)] = stuck.get(id(pool), 0) + 1
+            if stuck[id(pool)] >= 3:
+                _unstick(pool, processes)
+
     def close(self) -> None:
+        self._closed.set()
         self._pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _unstick(pool: ProcessPoolExecutor, processes: list[Any]) -> None:
+    """End-of-file for ``pool``'s result reader: every writer of its result pipe gone."""
+    for process in processes:
+        if process.exitcode is None:
+            process.terminate()
+    writer = getattr(getattr(pool, "_result_queue", None), "_writer", None)
+    if writer is not None and not writer.closed:
+        writer.close()

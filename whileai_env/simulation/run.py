@@ -521,8 +521,15 @@ class _Runner:
         groups = self.plan.report()
         if groups:
             search["groups"] = groups
-        if self.remote is not None and self.remote.restarts:
-            search["worker_restarts"] = self.remote.restarts
+        if self.remote is not None:
+            # where the rollouts were played: with a helping driver, its share says how much of
+            # the run the pool took (a driver that plays most chunks means workers it starved)
+            search["chunks_played"] = {
+                "workers": self.remote.returned,
+                "driver": self.remote.helped,
+            }
+            if self.remote.restarts:
+                search["worker_restarts"] = self.remote.restarts
         if self.lost:
             search["agent_errors"] = self.lost
             search["first_agent_error"] = self.first_error

@@ -451,7 +451,7 @@ class World:
         (:mod:`whileai_env.world.output`); a drawn field the store lacked is stored once."""
         schema = profile.output_schema
         payload = {k: v for k, v in result.items() if k != "status"}
-        reader = StoreReader(self.store, self._profile)
+        reader = StoreReader(self.store, self._profile, call.args)
         subject = self._result_entity(profile, call, payload, reader)
         hint = Hinter(reader, schema or {}, call.args, profile.tool.is_write).hint(
             schema, payload, subject
@@ -471,7 +471,8 @@ class World:
             if validator.is_valid(value):
                 break
         if not profile.tool.is_write or profile.kind == "create":
-            keep_drawn(value, hint if given is not None else {}, subject, reader)
+            echoed = call.args if profile.kind == "create" else None
+            keep_drawn(value, hint if given is not None else {}, subject, reader, echoed)
         if profile.nest_output or not isinstance(value, dict):
             out = {"status": "ok", "result": value}
         else:
@@ -488,6 +489,12 @@ class World:
             found = self.store.peek(profile.nouns[primary], call.args[primary])
             if found is not None:
                 return found
+        if profile.kind == "create":  # the new record, not the parent it was created in
+            noun = profile.created_noun or profile.name_noun
+            ident = payload.get(self._profile.id_key(noun))
+            created = self.store.peek(noun, ident) if ident is not None else None
+            if created is not None:
+                return created
         return reader.entity_of(payload)
 
 

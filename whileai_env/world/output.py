@@ -18,7 +18,7 @@ from __future__ import annotations
 import copy
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env._util.lexicon import name_tokens
@@ -37,16 +37,22 @@ class StoreReader:
 
     store: Store
     spec: SpecProfile
+    args: Mapping[str, Any] = field(default_factory=dict)
 
     def entity_of(self, obj: Any) -> Entity | None:
-        """The stored entity whose id ``obj`` (a dict of a result) carries under its id key."""
+        """The stored entity whose id ``obj`` (a dict of a result) carries under its id key; of
+        several (a record that names its base), not one the call named as an argument (the
+        base a list was asked for is the parent of its items, not what an item is)."""
         if not isinstance(obj, Mapping):
             return None
+        parent = None
         for (noun, ident), ent in self.store.entities.items():
             key = self.spec.id_key(noun)
             if key in obj and str(obj[key]) == ident:
-                return ent
-        return None
+                if str(self.args.get(key)) != ident:
+                    return ent
+                parent = parent or ent
+        return parent
 
     def source(self, obj: Mapping[str, Any], ent: Entity | None) -> dict[str, Any]:
         """What a declared field may read: the entity's stored view, with ``obj`` over it."""
@@ -156,30 +162,43 @@ class Hinter:
             return True  # before the payload: a write's ``insurance_status`` flag is no status word
         if name in obj:
             return obj[name]
+        if name == "id" and ent is not None and "id" not in source:
+            # a bare ``id`` of a record the world keys by ``recordId``: that record's own id
+            found: Any = ent.ident
+            if type(found) is str and not fits(found, schema, self.root) and found.isdigit():
+                found = int(found)
+            return found if fits(found, schema, self.root) else None
         if name_tokens(name)[-1:] in (["status"], ["state"]) and _holds_text(schema):
             # a status is the entity's own or another thing's (``mention_status``): never a near name
             own = ent is not None and _is_status_name(name, ent.noun)
             found = source.get(status_field(ent.noun)) if own and ent is not None else None
         else:
             found = hint_for(source, name)
-        if found is None and isinstance(obj.get("items"), list):
+        if found is not None:
+            found = _in_enum(found, schema)
+            if type(found) is int and not fits(found, schema, self.root):
+                found = str(found)  # a numeric id a string field declares is its digits
+            if fits(found, schema, self.root):
+                return found  # a near name that does not fit is no answer
+        if isinstance(obj.get("items"), list):
             items_schema = _item_schema(schema, self.root)
-            if items_schema is not None:
+            if items_schema is not None:  # the declared list (``records``) is the listing
                 return self.items(items_schema, obj["items"])
-        if found is None:
-            return None
-        found = _in_enum(found, schema)
-        if type(found) is int and not fits(found, schema, self.root):
-            found = str(found)  # a numeric id a string field declares is its digits
-        return (
-            found if fits(found, schema, self.root) else None
-        )  # a near name that does not fit is no answer
+        return None
 
 
-def keep_drawn(value: Any, hint: Any, ent: Entity | None, reader: StoreReader) -> None:
+def keep_drawn(
+    value: Any,
+    hint: Any,
+    ent: Entity | None,
+    reader: StoreReader,
+    echoed: Mapping[str, Any] | None = None,
+) -> None:
     """Add to the stored records the fields the walk drew that the store did not hold, so a
     later read shows the same values (never redrawn); a drawn status replaces the record's
-    own status field (one status per entity), except on the task's own entities."""
+    own status field (one status per entity), except on the task's own entities. ``echoed``:
+    the arguments of a create, whose declared fields it echoes (``fields`` of a new record) and
+    which a later read of that record shows too."""
     if isinstance(value, list) and isinstance(hint, list):
         for item, item_hint in zip(value, hint, strict=False):
             keep_drawn(item, item_hint, reader.entity_of(item), reader)
@@ -190,7 +209,7 @@ def keep_drawn(value: Any, hint: Any, ent: Entity | None, reader: StoreReader) -
     own_status = status_field(ent.noun)
     planned = ent.ident in reader.store.plan.values
     for name, drawn in value.items():
-        if name in hint and hint[name] == drawn:
+        if name in hint and hint[name] == drawn and not (echoed and name in echoed):
             continue
         if _is_status_name(name, ent.noun) and own_status in record and isinstance(drawn, str):
             if not planned and name not in record:

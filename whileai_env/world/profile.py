@@ -414,6 +414,34 @@ class SpecProfile:
         return self.id_keys.get(noun) or f"{slug(noun)}_id"
 
 
+def _output_shape(declared: Mapping[str, Any] | None) -> tuple[dict[str, Any] | None, bool]:
+    """The output schema the world fits a result to, and whether the result is nested under
+    ``result``. A FastMCP wrapper (``x-fastmcp-wrap-result``: the function's return value under
+    ``result``) is the wrapped schema, nested; a wrapped string (a server returning JSON text,
+    as most FastMCP servers do) constrains nothing, so the world's own record is the answer, not
+    a drawn string."""
+    output = thaw(declared) if declared is not None else None
+    if output is not None and output.get("x-fastmcp-wrap-result"):
+        inner = (output.get("properties") or {}).get("result")
+        if not isinstance(inner, Mapping) or _plain_text(inner):
+            return None, False
+        return {**inner, **({"$defs": output["$defs"]} if "$defs" in output else {})}, True
+    nest = output is not None and (
+        output.get("type") not in ("object", None)
+        or "status" in (output.get("properties") or {})
+        or not (output.get("properties") or output.get("type") == "object")
+    )
+    return output, nest
+
+
+def _plain_text(schema: Mapping[str, Any]) -> bool:
+    """A schema that holds only a string (or anything at all): text, not a structure."""
+    kinds = schema.get("type")
+    kinds = {kinds} if isinstance(kinds, str) else set(kinds or ())
+    structured = any(k in schema for k in ("properties", "items", "anyOf", "oneOf", "$ref"))
+    return not structured and kinds <= {"string", "null"}
+
+
 def _is_program(tokens: list[str], roles: Roles) -> bool:
     """A tool named after a shell program that acts on paths (``cat(file_name)``, ``du``)."""
     return (
@@ -683,12 +711,7 @@ def _profile_tool(
     primary = ranked[0] if ranked else None
     noun_for_primary = nouns[primary] if primary is not None else noun
     done: tuple[str, ...] = _DONE.get(verb or "", ()) if tool.is_write else ()
-    output = thaw(tool.output_schema) if tool.output_schema is not None else None
-    nest = output is not None and (
-        output.get("type") not in ("object", None)
-        or "status" in (output.get("properties") or {})
-        or not (output.get("properties") or output.get("type") == "object")
-    )
+    output, nest = _output_shape(tool.output_schema)
     return ToolProfile(
         tool=tool,
         family=family,
@@ -724,6 +747,19 @@ def _statuses_from_text(text: str) -> tuple[str, ...]:
     )
 
 
+def _id_key_rank(arg: str, noun: str) -> tuple[bool, bool, bool, int]:
+    """How well ``arg`` names ``noun``'s ids, best first: an ``_id`` name, one that names the
+    noun (``issue_key`` over a ``url`` that also locates an issue), not a ``new_``/``from_``/
+    ``to_`` one, the shortest."""
+    named = set(name_tokens(noun)) <= set(name_tokens(arg))
+    return (
+        not arg.endswith("_id"),
+        not named,
+        arg.startswith(("new_", "from_", "to_")),
+        len(arg),
+    )
+
+
 def build_profile(spec: Spec) -> SpecProfile:
     """Profile every tool of ``spec`` and gather the spec's vocabulary per noun."""
     sp = SpecProfile(spec=spec)
@@ -736,15 +772,7 @@ def build_profile(spec: Spec) -> SpecProfile:
         for arg in tp.locators:
             noun = tp.nouns[arg]
             current = sp.id_keys.get(noun)
-            if (
-                current is None
-                or (arg.endswith("_id") and not current.endswith("_id"))
-                or (
-                    len(arg) < len(current)
-                    and arg.endswith("_id") == current.endswith("_id")
-                    and not arg.startswith(("new_", "from_", "to_"))
-                )
-            ):
+            if current is None or _id_key_rank(arg, noun) < _id_key_rank(current, noun):
                 sp.id_keys[noun] = arg
                 schema = tp.properties.get(arg)
                 sp.id_schemas[noun] = schema if isinstance(schema, Mapping) else {}

@@ -562,7 +562,7 @@ def _placeholder_reason(value: Any, schema: Any, is_locator: bool, name: str) ->
         return "placeholder number" if is_locator and value in _PLACEHOLDER_INTS else None
     if type(value) is not str:
         return None
-    if _GENERIC.match(value):
+    if _GENERIC.match(value) and not _workflow_word(value, name):
         return "placeholder text"
     if "@" in value and _EMAIL.search(value):
         return "placeholder email address"
@@ -576,6 +576,17 @@ def _placeholder_reason(value: Any, schema: Any, is_locator: bool, name: str) ->
         if _WORDY.match(value) and name_tokens(value) in _own_names(name):
             return "the argument's own name, not a value"
     return None
+
+
+#: Words that are real values of a status field (a board's "Todo" column), placeholders elsewhere.
+_STATUS_VALUES = frozenset({"todo", "to do", "tbd", "tba", "n/a", "na"})
+
+
+def _workflow_word(value: str, name: str) -> bool:
+    """``"Todo"`` as a ``Status``: a stage of work, not a placeholder."""
+    return value.strip().lower() in _STATUS_VALUES and bool(
+        set(name_tokens(name)) & {"status", "state", "stage", "column"}
+    )
 
 
 def _some_real_words(value: list, items: Any, name: str) -> bool:
