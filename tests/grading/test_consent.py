@@ -128,6 +128,12 @@ def test_without_such_a_rule_nothing_is_asked_for():
         ),
         ("Refunds over $500 need a supervisor's approval first.", ["refund_order"], ()),
         ("Confirm the customer's identity before any change.", ["update_order"], ()),
+        (  # the go-ahead is for the deletes alone, not the acts the sentence asks for first
+            "Use the tools to look up, create and update issues and pages as I ask, and confirm "
+            "with me before deleting anything.",
+            ["create_issue", "update_issue", "delete_issue", "remove_watcher", "create_page"],
+            ("delete_issue", "remove_watcher"),
+        ),
     ],
 )
 def test_which_writes_a_rule_governs(rule, writes, expected):

@@ -101,3 +101,23 @@ def test_a_placeholder_example_is_never_stated():
             find_placeholder({"email": value}, {"email": schema}, lambda _: False, ("email",))
             is None
         )
+
+
+def test_a_moment_whose_description_speaks_of_time_zones_is_a_moment():
+    """A calendar event's ``start``: its description gives the format and mentions zones (and
+    "e.g., flights"); the value is a date-time, and a ``timeZone`` beside it is a zone."""
+    start = {
+        "type": "string",
+        "description": "Event start time. String format: '2025-01-01T10:00:00' (timed). For "
+        "per-field timezone, use JSON with a timeZone. Per-field timezone is useful for events "
+        "spanning multiple timezones (e.g., flights).",
+    }
+    zone = {
+        "type": "string",
+        "description": "Timezone as IANA Time Zone Database name (e.g., America/Los_Angeles). "
+        "Only used for timezone-naive datetime strings.",
+    }
+    for seed in range(20):
+        value = detail_value("start", start, seed, writes=True)
+        assert jsonschema.FormatChecker().conforms(value, "date-time"), value
+        assert "/" in detail_value("timeZone", zone, seed)

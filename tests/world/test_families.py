@@ -228,3 +228,26 @@ def test_a_repository_path_is_not_a_file_path_and_branch_tools_find_their_branch
     assert made["status"] == "ok" and made["branch"] == "fix/login" and made["created"] is True
     listed = world.call("git_branch", {"repo_path": "/home/dana/app", "branch_type": "local"})
     assert "fix/login" in {b["name"] for b in listed["items"]}
+
+
+@pytest.mark.parametrize(
+    ("description", "family"),
+    [
+        ("Get the jobs and status of a GitHub Actions workflow run.", "ci"),
+        ("Retrieve detailed information about a specific workflow in the CRM account.", "record"),
+    ],
+)
+def test_a_workflow_is_ci_only_where_its_tool_speaks_of_runs_or_jobs(description, family):
+    from whileai_env.world.profile import build_profile
+
+    key = {"workflow_id": {"type": "string"}}
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get_workflow",
+                "description": description,
+                "parameters": {"type": "object", "properties": key, "required": ["workflow_id"]},
+            }
+        ]
+    )
+    assert build_profile(spec).tools["get_workflow"].family == family

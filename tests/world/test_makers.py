@@ -30,3 +30,18 @@ def test_a_person_concept_shows_the_scopes_person(personas):
     (email,) = make_strings("email", field("email", {}), scope)
     assert personas == [scope.person_seed]
     assert email == makers.persona(scope.person_seed).email
+
+
+@pytest.mark.parametrize("example", ["1h 30m", "45s", "2h 05m", "-30m", "10:30", "09:05:00"])
+def test_a_value_like_a_duration_or_a_clock_time_keeps_minutes_and_seconds_under_sixty(example):
+    import random
+    import re
+
+    r = random.Random(7)
+    for _ in range(200):
+        made = makers.like(example, r, now=0, when="past")
+        for number in re.findall(r"(\d+)[ms]\b", made):
+            assert int(number) < 60, (example, made)
+        if ":" in example:
+            hour, *rest = (int(p) for p in made.split(":"))
+            assert hour < 24 and all(p < 60 for p in rest) and len(rest) == example.count(":")

@@ -97,13 +97,26 @@ _GO_AHEAD = re.compile(
 def consent_rules(system_prompt: str) -> tuple[str, ...]:
     """The clauses of ``system_prompt`` that ask for the person's go-ahead before an action."""
     return tuple(
-        c.text
+        _consent_part(c.text)
         for c in split_policy(system_prompt)
         if _CONSENT.search(c.text)
         and _BEFORE.search(c.text)
         and not _SOMEONE_ELSE.search(c.text)
         and not _IDENTITY.search(c.text)
     )
+
+
+#: Where one sentence joins two instructions: "look up, create and update issues as I ask, and
+#: confirm with me before deleting anything".
+_JOINS = re.compile(r"\s*;\s*|,\s+(?:and|but|then)\s+|\s+and then\s+", re.IGNORECASE)
+
+
+def _consent_part(text: str) -> str:
+    """The instruction of ``text`` that asks the go-ahead: another one it is joined to (the acts
+    the agent is simply to do) is no act the go-ahead is for. The whole text when no single
+    part both asks and says before what."""
+    parts = [p for p in _JOINS.split(text) if _CONSENT.search(p) and _BEFORE.search(p)]
+    return "; ".join(parts) if parts else text
 
 
 def _verb_and_thing(tool: str) -> tuple[str | None, frozenset[str]]:
@@ -125,9 +138,18 @@ def _governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
         return True  # "any actions that update the database (booking, modifying …)"
     things = {t for _, ts in parts for t in ts if acts.shared(said, [t])}
     verb, thing = _verb_and_thing(tool)
-    if verbs and verb not in verbs:
+    if verbs and verb not in verbs and not _both_delete(verb, verbs):
         return False
     return not things or bool(thing & things)
+
+
+def _both_delete(verb: str | None, verbs: set[str]) -> bool:
+    """A removal the rule words another way: "before deleting" covers ``remove_watcher``."""
+    return (
+        verb is not None
+        and verb_kind(verb) == "delete"
+        and any(verb_kind(v) == "delete" for v in verbs)
+    )
 
 
 #: Verbs a rule uses for any edit, or for the asking itself: they name no act of their own.

@@ -640,6 +640,10 @@ def _kept_per_field(rule: Callable[[Field], str | None]) -> Callable[[Field], st
 def string_concept(f: Field) -> str | None:
     """The concept of a string field, or ``None``."""
     standard = _STANDARD_CONCEPTS.get(f.hints.standard or "")
+    if standard == "timezone" and f.hints.format and not f.has("zone", "timezone", "tz"):
+        # "Event start time ... For per-field timezone, use ...": a moment whose description
+        # speaks of its zone, not a zone
+        standard = None
     if standard and not (standard == "uuid" and not f.locator and f.has("name")):
         return standard
     for rule in (_person_part, _contact, _place, _time, _code, _repository, _text, _misc):

@@ -62,7 +62,9 @@ _DEFAULT = re.compile(
 _FORMATS = (
     (
         re.compile(
-            r"YYYY-MM-DD[T ]HH:MM(?::SS)?|ISO[ -]?8601|RFC[ -]?3339|date[- ]?time", re.IGNORECASE
+            r"YYYY-MM-DD[T ]HH:MM(?::SS)?|ISO[ -]?8601|RFC[ -]?3339|date[- ]?time"
+            r"|\b\d{4}-\d{2}-\d{2}T\d{2}:\d{2}",  # a quoted date-time ('2025-01-01T10:00:00')
+            re.IGNORECASE,
         ),
         "date-time",
     ),

@@ -515,11 +515,21 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
         and any(c.isalpha() for c in lowered)
     ):
         return f"{r.getrandbits(4 * len(example)):0{len(example)}x}"
+    clock = _CLOCK.match(example)
+    if clock:  # "10:30" → another time of day, never "87:95"
+        hour = r.randint(0, 23)
+        parts = [f"{hour:02d}" if len(clock.group(1)) == 2 else str(hour)]
+        parts += [f"{r.randint(0, 59):02d}" for g in clock.groups()[1:] if g is not None]
+        return ":".join(parts)
     out = []
     seen_digit = False
     units = _unit_letters(example)
+    sixty = _sexagesimal_leads(example)
     for i, c in enumerate(example):
-        if c.isdigit():
+        if i in sixty:  # the tens of a count of minutes or seconds: "1h 30m" → "4h 12m"
+            out.append(str(r.randint(1, 5)))
+            seen_digit = True
+        elif c.isdigit():
             # a number's leading digit stays one to nine (``30m`` is never ``03m``, ``4h`` never ``0h``)
             first = (
                 c != "0"
@@ -544,6 +554,21 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
 
 
 _MEASURE = re.compile(r"(?<!\S)[-+]?\d+(?:\.\d+)?([A-Za-z]+)(?!\S)")
+
+
+_CLOCK = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$")
+_SIXTY_UNITS = frozenset({"m", "min", "mins", "minute", "minutes", "s", "sec", "secs", "seconds"})
+
+
+def _sexagesimal_leads(example: str) -> set[int]:
+    """Positions of the first digit of each two-digit count of minutes or seconds (``30m``)."""
+    return {
+        m.start(1) - 2
+        for m in _MEASURE.finditer(example)
+        if m.group(1).lower() in _SIXTY_UNITS
+        and example[m.start(1) - 2 : m.start(1)].isdigit()
+        and (m.start(1) - 2 == m.start() or not example[m.start(1) - 3].isdigit())
+    }
 
 
 def _unit_letters(example: str) -> set[int]:

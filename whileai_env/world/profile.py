@@ -189,6 +189,11 @@ PROGRAMS = frozenset(
         "uniq",
     }
 )
+_CI_TEXT = re.compile(
+    r"\b(?:ci|cd|github actions?|actions? runs?|runs?|jobs?|builds?|pipelines?|artifacts?|"
+    r"checks?)\b",
+    re.IGNORECASE,
+)
 _BARE_PROGRAMS = frozenset({"ls", "pwd", "du", "df", "echo", "tree"})
 _GIT_VERBS = frozenset({"commit", "diff", "blame", "stash", "rebase", "push", "pull", "checkout"})
 _CI_WORDS = frozenset(
@@ -482,8 +487,12 @@ def _family(tool: Tool, tokens: list[str], roles: Roles, noun: str, plural: bool
         return "git"
     if _runs_commands(tool, roles) or (words & _SHELL_WORDS and not roles.paths):
         return "shell"
-    if words & _CI_WORDS:
-        return "ci"
+    if words & _CI_WORDS - {"workflow"} or (
+        "workflow" in words and _CI_TEXT.search(tool.description)
+    ):
+        return (
+            "ci"  # a workflow is CI's where its tool speaks of runs, jobs or builds (not a CRM's)
+        )
     if _about_files(tool, words, noun, roles):
         return "file"
     if words & _HANDOFF_WORDS and (

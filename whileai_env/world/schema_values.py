@@ -522,6 +522,8 @@ class Walker:
         examples = [e for e in _examples(schema, f) if isinstance(e, str)]
         if concept == "timezone":  # a description's made-up zone ('America/San_Francisco')
             examples = [e for e in examples if zone_of(e) is not None]
+        elif concept in _MOMENTS:  # "(e.g., flights)" beside a start time is no time
+            examples = [e for e in examples if any(c.isdigit() for c in e)]
         fmt = schema.get("format") if isinstance(schema.get("format"), str) else None
         if f.locator:
             yield from id_candidates(f, schema, scope, concept, examples)
@@ -565,6 +567,10 @@ class Walker:
         props = self.root.get("properties")
         names = f.siblings | {f.name} | (frozenset(props) if isinstance(props, Mapping) else set())
         return f.name in choices and all(c in names for c in choices)
+
+
+#: String concepts that are a moment or a day: every value of theirs has digits.
+_MOMENTS = frozenset({"date", "date_time", "birth_date", "clock_time"})
 
 
 def _refused(text: str, f: Field, schema: Mapping[str, Any]) -> bool:
