@@ -7,6 +7,7 @@ import re
 import sqlite3
 
 import jsonschema
+import pytest
 
 import whileai_env as wenv
 from whileai_env.world.arguments import DETAIL_CLOCK, detail_value, locator_value
@@ -216,3 +217,33 @@ def test_an_all_of_whose_part_is_a_union_draws_a_value_of_both():
     for i in range(4):
         value = locator_value("project_slug", {"allOf": parts}, i)
         assert all(jsonschema.Draft202012Validator(p).is_valid(value) for p in parts), value
+
+
+@pytest.mark.parametrize(
+    ("name", "schema"),
+    [
+        ("fields", {"type": "object", "additionalProperties": {}}),
+        ("custom_fields", {"type": "object"}),
+        ("labels", {"type": "object", "additionalProperties": {"type": "string"}}),
+        (
+            "metadata",
+            {"type": "object", "additionalProperties": {"type": "string", "maxLength": 40}},
+        ),
+    ],
+)
+def test_an_object_with_no_declared_fields_is_stated_with_one_that_fits(name, schema):
+    """A record's ``fields`` of an update: something to change, never ``{}`` (an update of
+    nothing, which a person could not ask for)."""
+    for seed in range(10):
+        value = detail_value(name, schema, seed, writes=True)
+        assert isinstance(value, dict) and len(value) == 1, value
+        assert jsonschema.Draft202012Validator(schema).is_valid(value), value
+
+
+def test_an_object_that_refuses_entries_stays_empty():
+    for schema in (
+        {"type": "object", "maxProperties": 0},
+        {"type": "object", "additionalProperties": False},
+        {"type": "object", "propertyNames": {"pattern": "^[A-Z]+$"}},
+    ):
+        assert detail_value("fields", schema, 1) == {}

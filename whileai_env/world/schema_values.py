@@ -28,7 +28,7 @@ from typing import Any, TypeGuard
 from whileai_env._util.frozen import FrozenDict
 from whileai_env._util.hashing import canonical_json
 from whileai_env._util.identity import by_identity
-from whileai_env._util.lexicon import singular
+from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env.spec.arguments import argument_role
 from whileai_env.world import phrases as ph
 from whileai_env.world.concepts import NUMBER_RANGES, Field, field, number_concept, string_concept
@@ -259,7 +259,7 @@ class Walker:
         self, kind: str, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int
     ) -> Any:
         if kind == "object":
-            return self._object(schema, scope, hint, depth)
+            return self._object(schema, name, scope, hint, depth)
         if kind == "array":
             return self._array(schema, name, scope, hint, depth)
         if kind in ("integer", "number"):
@@ -340,7 +340,7 @@ class Walker:
     # -- containers ------------------------------------------------------------------------
 
     def _object(
-        self, schema: Mapping[str, Any], scope: Scope, hint: Any, depth: int
+        self, schema: Mapping[str, Any], name: str, scope: Scope, hint: Any, depth: int
     ) -> dict[str, Any]:
         found = schema.get("properties")
         props: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
@@ -381,7 +381,21 @@ class Walker:
                 out[k] = self.value(
                     self._extra_schema(schema, k), k, scope.child("prop", k), _NONE, depth + 1
                 )
+        if not out and not props and hints is None and extra is not False:
+            return self._free_form(schema, name, scope, depth)
         return out
+
+    def _free_form(
+        self, schema: Mapping[str, Any], name: str, scope: Scope, depth: int
+    ) -> dict[str, Any]:
+        """One entry for an object that declares no properties (a record's ``fields``, a
+        ``metadata`` map): what a person states there, never ``{}`` (an update of nothing);
+        ``{}`` when the schema refuses the entry (``maxProperties: 0``, ``propertyNames``)."""
+        words = name_tokens(name)
+        keys = _FREE_KEYS.get(words[-1] if words else "", _RECORD_KEYS)
+        key = scope.rng("free key", name).choice(keys)
+        made = {key: self.value(self._extra_schema(schema, key), key, scope.child("prop", key))}
+        return made if fits(made, schema, self.root) else {}
 
     def _extra_schema(self, schema: Mapping[str, Any], key: str) -> Any:
         for pattern, sub in (schema.get("patternProperties") or {}).items():
@@ -568,6 +582,15 @@ class Walker:
         names = f.siblings | {f.name} | (frozenset(props) if isinstance(props, Mapping) else set())
         return f.name in choices and all(c in names for c in choices)
 
+
+#: Keys a person gives an object with no declared properties, by the object's name: a record's
+#: fields by default, a map's own kind of key where its name says what it maps.
+_RECORD_KEYS = ("status", "notes", "priority", "owner", "due_date")
+_MAP_KEYS = ("team", "project", "region", "owner")
+_FREE_KEYS: dict[str, tuple[str, ...]] = {
+    name: _MAP_KEYS
+    for name in ("metadata", "labels", "tags", "annotations", "env", "environment", "variables")
+}
 
 #: String concepts that are a moment or a day: every value of theirs has digits.
 _MOMENTS = frozenset({"date", "date_time", "birth_date", "clock_time"})

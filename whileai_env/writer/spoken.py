@@ -95,7 +95,16 @@ def stated_values(plan: WorldPlan, spec: Spec) -> list[str]:
     names = tool_names(spec)
     for target, details in plan.details.items():
         schemas = tool_words(spec, target).schemas if target in names else {}
-        out.extend(s for s in (spoken_value(v, schemas.get(k)) for k, v in details.items()) if s)
+        out.extend(
+            s
+            for s in (
+                spoken_value(v, schemas.get(k))
+                for k, v in details.items()
+                # an object of changes is said change by change ("by setting notes to …")
+                if not (isinstance(v, Mapping) and _wraps(" ".join(tokens_of(k))))
+            )
+            if s
+        )
         for value in details.values():  # an object of changes is said field by field
             if isinstance(value, Mapping):
                 out.extend(s for s in (spoken_value(v, depth=1) for v in value.values()) if s)
