@@ -257,3 +257,70 @@ def test_a_fastmcp_wrapped_object_is_nested_under_result() -> None:
     world = wenv.World(_issue_tools(_wrapped(inner)), seed=4, options={"exists_share": 1.0})
     read = world.call("get_issue", {"issue_key": "PRJ-12"})
     assert read["result"]["issue_key"] == "PRJ-12" and isinstance(read["result"]["summary"], str)
+
+
+TALLY = {
+    "type": "object",
+    "properties": {
+        "completed": {"type": "array", "items": {"type": "string"}},
+        "failures": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"item": {"type": "string"}, "error": {"type": "string"}},
+                "required": ["item", "error"],
+            },
+        },
+        "successCount": {"type": "number"},
+        "failureCount": {"type": "number"},
+        "totalRequested": {"type": "number"},
+    },
+    "required": ["completed", "failures", "successCount", "failureCount", "totalRequested"],
+}
+
+
+def test_a_batch_writes_tally_reports_what_the_call_did() -> None:
+    ids = {"ids": {"type": "array", "items": {"type": "string"}}}
+    tools = [
+        {
+            "name": "complete_tasks",
+            "description": "Complete tasks by id.",
+            "parameters": {"type": "object", "properties": ids, "required": ["ids"]},
+            "outputSchema": TALLY,
+        },
+        {
+            "name": "get_task",
+            "description": "Get a task.",
+            "parameters": {
+                "type": "object",
+                "properties": {"task_id": {"type": "string"}},
+                "required": ["task_id"],
+            },
+        },
+    ]
+    for seed in range(5):
+        world = wenv.World(tools, seed=seed, options={"exists_share": 1.0})
+        done = world.call("complete_tasks", {"ids": ["TSK-1", "TSK-2"]})
+        assert done["status"] == "ok", done
+        assert done["completed"] == ["TSK-1", "TSK-2"] and done["failures"] == []
+        assert (done["successCount"], done["failureCount"], done["totalRequested"]) == (2, 0, 2)
+
+
+def test_a_result_that_holds_its_record_under_object_shows_that_record() -> None:
+    wrapped = {
+        "type": "object",
+        "properties": {
+            "id": {"type": "string"},
+            "object": {
+                "type": "object",
+                "properties": {"id": {"type": "string"}, "issue_status": {"type": "string"}},
+                "required": ["id", "issue_status"],
+            },
+        },
+        "required": ["id", "object"],
+    }
+    world = wenv.World(_issue_tools(wrapped), seed=4, options={"exists_share": 1.0})
+    read = world.call("get_issue", {"issue_key": "PRJ-12"})
+    stored = world.store.peek("issue", "PRJ-12").record
+    assert read["object"]["id"] == "PRJ-12"
+    assert read["object"]["issue_status"] == stored["issue_status"]

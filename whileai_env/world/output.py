@@ -88,6 +88,54 @@ def _holds_text(schema: Any) -> bool:
     return kind is None or kind == "string" or (isinstance(kind, list) and "string" in kind)
 
 
+_FAILURE_WORDS = frozenset({"failure", "failures", "failed", "error", "errors", "rejected"})
+_TALLY_WORDS = frozenset({"success", "succeeded", "successful", "total", "requested", "processed"})
+_DONE_WORDS = frozenset(
+    {
+        "completed",
+        "deleted",
+        "updated",
+        "created",
+        "archived",
+        "removed",
+        "moved",
+        "rescheduled",
+        "closed",
+        "reopened",
+        "added",
+        "uncompleted",
+        "processed",
+        "succeeded",
+    }
+)
+#: Names of a field that holds the one record a result is about.
+_RECORD_WRAPPERS = frozenset({"object", "record", "item", "entity", "resource"})
+
+
+def _asked_ids(args: Mapping[str, Any]) -> list[Any]:
+    """The ids a batch write was given: its first argument that is a list of ids or strings."""
+    for name, value in args.items():
+        words = name_tokens(name)
+        listed = isinstance(value, list) and value and all(type(v) in (str, int) for v in value)
+        if listed and (words[-1:] in (["ids"], ["id"], ["keys"]) or len(words) == 1):
+            return value
+    return []
+
+
+def _holds_record(name: str, schema: Any, noun: str) -> bool:
+    """A declared object field that is the record itself: named as the record's noun (``table``
+    of a table) or as a record in general (``object``, ``record``)."""
+    if not isinstance(schema, Mapping):
+        return False
+    objects = [schema, *(b for k in ("anyOf", "oneOf") for b in schema.get(k) or ())]
+    if not any(
+        isinstance(b, Mapping) and ("properties" in b or b.get("type") == "object") for b in objects
+    ):
+        return False
+    words = name_tokens(name)
+    return name in _RECORD_WRAPPERS or (bool(words) and words == name_tokens(noun))
+
+
 def _norm(value: Any) -> str:
     return re.sub(r"[^a-z0-9]", "", str(value).lower()).replace("canceled", "cancelled")
 
@@ -162,6 +210,9 @@ class Hinter:
             return True  # before the payload: a write's ``insurance_status`` flag is no status word
         if name in obj:
             return obj[name]
+        outcome = self._outcome(name, schema) if self.writes else None
+        if outcome is not None:
+            return outcome
         if name == "id" and ent is not None and "id" not in source:
             # a bare ``id`` of a record the world keys by ``recordId``: that record's own id
             found: Any = ent.ident
@@ -184,6 +235,29 @@ class Hinter:
             items_schema = _item_schema(schema, self.root)
             if items_schema is not None:  # the declared list (``records``) is the listing
                 return self.items(items_schema, obj["items"])
+        if ent is not None and _holds_record(name, schema, ent.noun):
+            # ``{"object": {...}}`` of ``fetch_object``, ``{"table": {...}}`` of ``describe_table``
+            return {"id": ent.ident, **source} if "id" not in source else dict(source)
+        return None
+
+    def _outcome(self, name: str, schema: Any) -> Any:
+        """What a successful write's tally field says: no failures, every item asked for done,
+        and the ids done the ones the call gave (``completed``, ``deletedIds``)."""
+        words = set(name_tokens(name))
+        kind = schema.get("type") if isinstance(schema, Mapping) else None
+        asked = _asked_ids(self.args)
+        if words & _FAILURE_WORDS:
+            if kind == "array":
+                return []
+            if kind in ("integer", "number"):
+                return 0
+            return None
+        if kind in ("integer", "number") and words & _TALLY_WORDS:
+            return len(asked) or 1
+        items = resolve(schema.get("items"), self.root) if kind == "array" else None
+        done = words & _DONE_WORDS or bool(words & {"id", "ids"})
+        if asked and done and isinstance(items, Mapping) and items.get("type") == "string":
+            return [str(a) for a in asked]
         return None
 
 
