@@ -177,3 +177,29 @@ def test_a_time_pushed_past_the_calendar_is_rejected_not_a_server_error():
     }
     out = world.call("convert_time", args)
     assert out["error"]["code"] == "rejected" and not world.internal_errors
+
+
+def test_an_optional_account_to_read_the_time_for_keeps_a_clock_tool_a_clock():
+    """``get-current-time(account?, timeZone?)``: the account is whose calendar, not a record
+    the time is of; an optional ``order_id`` would be a record's time."""
+    from whileai_env.world.profile import build_profile
+
+    def tool(name: str, props: dict) -> dict:
+        return {
+            "name": name,
+            "description": "Get the current time.",
+            "parameters": {"type": "object", "properties": props},
+        }
+
+    spec = wenv.load_spec(
+        tools=[
+            tool(
+                "get-current-time", {"account": {"type": "string"}, "timeZone": {"type": "string"}}
+            ),
+            tool("get_time", {"order_id": {"type": "string"}}),
+        ]
+    )
+    families = {n: t.family for n, t in build_profile(spec).tools.items()}
+    assert families["get-current-time"] == "clock" and families["get_time"] != "clock"
+    now = wenv.World(spec, seed=0).call("get-current-time", {"timeZone": "Asia/Tokyo"})
+    assert now["status"] == "ok" and now["datetime"].endswith("+09:00")

@@ -121,3 +121,15 @@ def test_a_moment_whose_description_speaks_of_time_zones_is_a_moment():
         value = detail_value("start", start, seed, writes=True)
         assert jsonschema.FormatChecker().conforms(value, "date-time"), value
         assert "/" in detail_value("timeZone", zone, seed)
+
+
+def test_an_id_shown_inside_an_example_url_is_the_id_not_the_url():
+    page_id = {
+        "type": "string",
+        "description": "Confluence page ID (numeric ID, can be found in the page URL). For "
+        "example, in 'https://example.atlassian.net/wiki/spaces/TEAM/pages/123456789/Page+Title', "
+        "the page ID is '123456789'.",
+    }
+    for seed in range(10):
+        value = locator_value("page_id", page_id, seed)
+        assert value.isdigit() and len(value) == 9, value

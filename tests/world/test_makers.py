@@ -45,3 +45,14 @@ def test_a_value_like_a_duration_or_a_clock_time_keeps_minutes_and_seconds_under
         if ":" in example:
             hour, *rest = (int(p) for p in made.split(":"))
             assert hour < 24 and all(p < 60 for p in rest) and len(rest) == example.count(":")
+
+
+def test_a_format_an_example_shows_gets_its_slot_filled_in():
+    import random
+
+    r = random.Random(3)
+    for _ in range(50):
+        made = makers.like("task:{id}", r, now=0, when="past")
+        assert made.startswith("task:") and made[5:].isdigit(), made
+        path = makers.like("projects/{project_id}/items", r, now=0, when="past")
+        assert path.startswith("projects/") and path.endswith("/items") and "{" not in path

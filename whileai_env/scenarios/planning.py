@@ -208,7 +208,9 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
     required: dict[str, list[str]] = {}
     for target in targets:
         tool = spec.tool(target)
-        locs = list(_locators(tool))
+        # the clock names no record (an optional account to read the time for is no entity)
+        clock = profile_for(spec).tools[target].family == "clock"
+        locs = [] if clock else list(_locators(tool))
         required[target] = locs
         for name in locs:
             if name not in entities:

@@ -91,8 +91,10 @@ def id_candidates(
     fmt = schema.get("format")
     if isinstance(fmt, str):
         yield format_value(fmt, r(), now=scope.now)
+    web = f.has("url", "uri", "link", "href", "endpoint", "webhook", "site", "page_url")
     for e in examples:
-        if any(c.isalnum() for c in e):
+        # "in 'https://…/pages/123456789/…' the page ID is '123456789'": where the id sits, not it
+        if any(c.isalnum() for c in e) and (web or "://" not in e):
             yield like(e, r(), now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
         yield from make_strings(concept, f, scope)

@@ -515,6 +515,8 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
         and any(c.isalpha() for c in lowered)
     ):
         return f"{r.getrandbits(4 * len(example)):0{len(example)}x}"
+    if _SLOT.search(example):  # "task:{id}" is a form: its slot filled in, "task:48213957"
+        example = _SLOT.sub(lambda _: str(r.randint(10_000_000, 99_999_999)), example)
     clock = _CLOCK.match(example)
     if clock:  # "10:30" → another time of day, never "87:95"
         hour = r.randint(0, 23)
@@ -543,7 +545,7 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
             )
             out.append(str(r.randint(1, 9)) if first else str(r.randint(0, 9)))
             seen_digit = True
-        elif c.isspace():  # a code's letters after its digits are its own word's
+        elif c.isspace() or c in "/:?=&,":  # a code's letters after its digits are its own word's
             out.append(c)
             seen_digit = False
         elif c.isalpha() and seen_digit and c.isascii() and i not in units:
@@ -556,6 +558,8 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
 _MEASURE = re.compile(r"(?<!\S)[-+]?\d+(?:\.\d+)?([A-Za-z]+)(?!\S)")
 
 
+#: A slot in a format an example shows: ``{id}``, ``{{project_id}}``, ``<key>``.
+_SLOT = re.compile(r"\{\{?\s*[A-Za-z_][\w.-]{0,30}\s*\}?\}|<[A-Za-z_][\w -]{0,30}>")
 _CLOCK = re.compile(r"^([01]?\d|2[0-3]):([0-5]\d)(?::([0-5]\d))?$")
 _SIXTY_UNITS = frozenset({"m", "min", "mins", "minute", "minutes", "s", "sec", "secs", "seconds"})
 

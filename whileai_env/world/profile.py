@@ -550,10 +550,11 @@ def _tells_time(tool: Tool, tokens: list[str]) -> bool:
         and not any(a in tool.required for a in others)
         and not any(
             argument_role(a, s if isinstance(s, Mapping) else None) == "locator"
+            and (a in tool.required or ID_LIKE.search(a) is not None)
             for a, s in tool.properties.items()
             if a in others
         )
-    )
+    )  # an optional account or calendar to read the time for is no record the time is of
 
 
 def _names_currency(tool: Tool) -> bool:
