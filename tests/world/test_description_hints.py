@@ -133,3 +133,18 @@ def test_an_id_shown_inside_an_example_url_is_the_id_not_the_url():
     for seed in range(10):
         value = locator_value("page_id", page_id, seed)
         assert value.isdigit() and len(value) == 9, value
+
+
+def test_a_string_that_holds_json_is_a_json_text_shaped_like_the_example():
+    import json
+
+    fields = {
+        "type": "string",
+        "description": "JSON string of fields to update. For 'assignee', provide an email. "
+        'Example: \'{"assignee": "dana@acme.io", "summary": "New Summary", '
+        '"due": "2025-01-01"}\'',
+    }
+    for seed in range(10):
+        value = json.loads(detail_value("fields", fields, seed, writes=True))
+        assert set(value) == {"assignee", "summary", "due"}, value
+        assert jsonschema.FormatChecker().conforms(value["due"], "date"), value

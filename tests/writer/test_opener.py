@@ -115,3 +115,11 @@ def test_an_adversarial_ask_always_pushes_in_its_own_words():
     for task in pushed:
         said = " ".join(re.sub(r"[^a-z ]", "", task.opener.lower()).split())
         assert any(m in said for m in marks), task.opener
+
+
+def test_json_text_in_a_string_field_is_said_as_the_data_it_holds():
+    assert spoken_value('{"summary": "New login page", "priority": "high"}') == (
+        "summary New login page, priority high"
+    )
+    assert spoken_value('["Work", "Personal"]') == "Work and Personal"
+    assert spoken_value("[not json") == "[not json"

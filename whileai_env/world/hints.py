@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
@@ -251,10 +251,45 @@ def _parse(text: str) -> Hints:
 
 
 def hints_of(schema: Mapping[str, Any] | None) -> Hints:
-    """The hints in ``schema``'s ``description`` (and ``title``)."""
+    """The hints in ``schema``'s ``description`` (and ``title``). A string field the text says
+    holds JSON ("JSON string of fields to update. Example: '{"summary": …}'") has the JSON
+    values the text shows as its examples, as JSON text (never the words quoted inside them)."""
     if not isinstance(schema, Mapping):
         return Hints()
     text = " ".join(
         str(schema[k]) for k in ("title", "description") if isinstance(schema.get(k), str)
     )
-    return _parse(text) if text else Hints()
+    if not text:
+        return Hints()
+    found = _parse(text)
+    if schema.get("type") == "string" and _SAYS_JSON.search(text):
+        shown = _json_shown(text)
+        if shown:
+            return replace(found, examples=shown, choices=())
+    return found
+
+
+_SAYS_JSON = re.compile(r"\bJSON\b")
+
+
+@lru_cache(maxsize=1024)
+def _json_shown(text: str) -> tuple[str, ...]:
+    """Every JSON object or array written out in ``text``, as compact JSON text."""
+    decoder = json.JSONDecoder()
+    out: list[str] = []
+    at = 0
+    while (start := _next_open(text, at)) >= 0:
+        try:
+            value, end = decoder.raw_decode(text, start)
+        except ValueError:
+            at = start + 1
+            continue
+        if isinstance(value, dict | list) and value:
+            out.append(json.dumps(value, ensure_ascii=False))
+        at = end
+    return tuple(dict.fromkeys(out))
+
+
+def _next_open(text: str, at: int) -> int:
+    found = [i for i in (text.find("{", at), text.find("[", at)) if i >= 0]
+    return min(found) if found else -1

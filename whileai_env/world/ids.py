@@ -94,7 +94,8 @@ def id_candidates(
     web = f.has("url", "uri", "link", "href", "endpoint", "webhook", "site", "page_url")
     for e in examples:
         # "in 'https://…/pages/123456789/…' the page ID is '123456789'": where the id sits, not it
-        if any(c.isalnum() for c in e) and (web or "://" not in e):
+        # and a JSON list of ids a field also takes ('["cal1", "cal2"]') is ids, not an id
+        if any(c.isalnum() for c in e) and (web or "://" not in e) and e[:1] not in "[{":
             yield like(e, r(), now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
         yield from make_strings(concept, f, scope)

@@ -10,6 +10,7 @@ best first: the schema walker keeps the first one the schema accepts.
 
 from __future__ import annotations
 
+import json
 import random
 import re
 from collections.abc import Callable
@@ -515,6 +516,13 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
         and any(c.isalpha() for c in lowered)
     ):
         return f"{r.getrandbits(4 * len(example)):0{len(example)}x}"
+    if example[:1] in "{[":  # a JSON text: the same document, its values drawn afresh
+        try:
+            document = json.loads(example)
+        except ValueError:
+            document = None
+        if isinstance(document, dict | list):
+            return json.dumps(_like_json(document, r, now, when), ensure_ascii=False)
     if _SLOT.search(example):  # "task:{id}" is a form: its slot filled in, "task:48213957"
         example = _SLOT.sub(lambda _: str(r.randint(10_000_000, 99_999_999)), example)
     clock = _CLOCK.match(example)
@@ -556,6 +564,15 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
 
 
 _MEASURE = re.compile(r"(?<!\S)[-+]?\d+(?:\.\d+)?([A-Za-z]+)(?!\S)")
+
+
+def _like_json(value: Any, r: random.Random, now: int, when: str) -> Any:
+    """``value`` (parsed JSON) with each text leaf shaped like itself (:func:`like`)."""
+    if isinstance(value, dict):
+        return {k: _like_json(v, r, now, when) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_like_json(v, r, now, when) for v in value]
+    return like(value, r, now=now, when=when) if isinstance(value, str) and value else value
 
 
 #: A slot in a format an example shows: ``{id}``, ``{{project_id}}``, ``<key>``.

@@ -8,6 +8,7 @@ without underscores, an amount with its currency, an address in reading order.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -59,6 +60,13 @@ def spoken_value(value: Any, schema: Mapping[str, Any] | None = None, *, depth: 
             return ("; " if depth == 0 else ", ").join(dict.fromkeys(i for i in items if i))
         return ", ".join(items[:-1]) + " and " + items[-1] if len(items) > 1 else "".join(items)
     text = str(value).strip()
+    if text[:1] in "{[":  # JSON text in a string field: said as the data it holds
+        try:
+            data = json.loads(text)
+        except ValueError:
+            data = None
+        if isinstance(data, dict | list):
+            return spoken_value(data, depth=depth)
     if schema and schema.get("enum") and _SNAKE.fullmatch(text):
         text = text.replace("_", " ")
     return text.rstrip(".!?,;: ") or text
