@@ -707,3 +707,36 @@ def test_a_person_who_pushed_for_a_read_does_not_insist_once_it_is_answered():
         assert (
             user.reply([{"role": "assistant", "content": "Order 4412 shipped on Monday."}]) is None
         )
+
+
+def test_a_detail_is_given_however_the_question_names_it():
+    """``issue_type`` asked for as "What issue type …" (no "is" read inside "issue"), "What kind
+    of issue …" and "Which issue type?" (a detail the task holds, not the record's id)."""
+    project = {"project_key": {"type": "string"}}
+    create = {
+        "name": "create_issue",
+        "description": "Create an issue in a project.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                **project,
+                "summary": {"type": "string"},
+                "issue_type": {"type": "string", "enum": ["Bug", "Task", "Story"]},
+            },
+            "required": ["project_key", "summary", "issue_type"],
+        },
+    }
+    spec = wenv.load_spec(tools=[create])
+    task = next(t for t in wenv.draw_tasks(spec, 40, seed=2, fault_rate=0) if t.cell.ask == "vague")
+    kind = task.world.details["create_issue"]["issue_type"]
+    for question in (
+        "What issue type should it be?",
+        "What kind of issue is it?",
+        "Which issue type?",
+    ):
+        user = SimulatedUser(task, spec=spec)
+        messages = [
+            {"role": "user", "content": task.opener},
+            {"role": "assistant", "content": question},
+        ]
+        assert kind in (user.reply(messages) or ""), question

@@ -342,3 +342,15 @@ def test_row_sums_are_numpys_row_sums_bit_for_bit(axes):
     rng = np.random.default_rng(axes)
     cells = rng.random((2000, axes)) * rng.choice([1e-3, 1.0, 1e3], size=(2000, axes))
     assert np.array_equal(_row_sums(np.ascontiguousarray(cells.T)), cells.sum(axis=1))
+
+
+def test_tasks_from_rows_names_an_item_that_is_neither_a_task_nor_a_row():
+    from whileai_env.errors import RowError
+    from whileai_env.scenarios.draw import tasks_from_rows
+
+    spec = wenv.load_spec(tools=[{"name": "get_order", "parameters": {"properties": {}}}])
+    task = wenv.draw_tasks(spec, 1, seed=0)[0]
+    with pytest.raises(
+        RowError, match=r"\$\[1\]: expected a Task or a row \(a dict\), got NoneType"
+    ):
+        tasks_from_rows([task, None], spec)

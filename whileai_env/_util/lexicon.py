@@ -797,6 +797,7 @@ SHORT_FORMS = {
     "document": "doc",
     "package": "pkg",
     "parameter": "param",
+    "kind": "type",  # "what kind of issue" asks for its ``issue_type``
 }
 
 

@@ -56,7 +56,7 @@ _INFO_FRAME = re.compile(
     r"|please (?:provide|share|tell me|send|give me|confirm|specify|enter|let me know|clarify)\s*"
     r"|(?:i(?:'ll| will| would)?|we(?:'ll| will)?) (?:also )?(?:need|require)\s*(?:to know\s*)?"
     r"|let me know\s*|(?:what|when|where|who|how (?:many|much|long|old))"
-    r"(?:'s|'re| is| are| was| were| does| did| do| should| would| will)?\s*"
+    r"(?:(?:'s|'re| is| are| was| were| does| did| do| should| would| will)\b)?\s*"
     r"|(?=(?:your|the) ))",
     re.IGNORECASE,
 )

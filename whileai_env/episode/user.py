@@ -180,7 +180,8 @@ class SimulatedUser:
         if fact is None and ask.subject and self._another_noun(ask.subject):
             # "Which team?" when the person holds no team: not their email instead
             return r.choice(REPLY["unknown"]).format(label=ask.subject)
-        if fact is None or not fact.entity:
+        # "Which issue type?" asks for a detail the task holds; "Which one?" for the record
+        if fact is None or not (fact.entity or fact in self.person.facts):
             fact = next((f for f in self.person.facts if f.entity and f.key not in self.told), fact)
         if self.task.world.state == "duplicate" and (fact is None or fact.key in self.told):
             return r.choice(REPLY["which"])

@@ -25,6 +25,7 @@ import numpy as np
 
 from whileai_env._util.frozen import freeze, thaw
 from whileai_env._util.hashing import hex_id, rng, stable_hash, unit
+from whileai_env.errors import RowError
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.diversity import DIM, RECENT, embed, most_novel
 from whileai_env.scenarios.faults import (
@@ -537,7 +538,11 @@ def tasks_from_rows(items: Iterable[Task | Mapping[str, Any]], spec: Spec | Any)
     order: the package's one way from rows back to tasks (``simulate(tasks=...)``,
     ``SimulationData.tasks``, the Gymnasium env's ``tasks=``, ``Episode.from_row``)."""
     seen: dict[str, Task] = {}
-    for item in items:
+    for at, item in enumerate(items):
+        if not isinstance(item, Task | Mapping):
+            raise RowError(
+                [f"$[{at}]: expected a Task or a row (a dict), got {type(item).__name__}"]
+            )
         task_id = item.task_id if isinstance(item, Task) else task_columns(item).get("task_id")
         if task_id not in seen:
             seen[str(task_id)] = item if isinstance(item, Task) else rebuild_task(item, spec)
