@@ -740,3 +740,43 @@ def test_a_detail_is_given_however_the_question_names_it():
             {"role": "assistant", "content": question},
         ]
         assert kind in (user.reply(messages) or ""), question
+
+
+def test_a_question_for_the_record_or_the_change_gets_what_the_task_holds():
+    """ "Which record id …?" asks for the record the person holds (of whatever kind), "What
+    values do you want me to set?" for the change: never "I don't have that", never a value
+    drawn for some other argument of the spec."""
+    props = {"issue_id": {"type": "string"}, "priority": {"type": "integer", "enum": [0, 1, 2]}}
+    tools = [
+        {
+            "name": "set_issue_priority",
+            "description": "Set an issue's priority.",
+            "parameters": {"type": "object", "properties": props, "required": list(props)},
+        },
+        {
+            "name": "get_record",
+            "description": "Get a record by id.",
+            "parameters": {
+                "type": "object",
+                "properties": {"record_id": {"type": "string"}, "value": {"type": "string"}},
+                "required": ["record_id"],
+            },
+        },
+    ]
+    spec = wenv.load_spec(tools=tools)
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 60, seed=1, fault_rate=0)
+        if t.cell.tool == "set_issue_priority" and t.cell.ask == "vague"
+    )
+    issue, priority = task.world.entities["issue_id"], task.world.details["set_issue_priority"]
+    for question, wanted in (
+        ("Which record id is this about?", str(issue)),
+        ("What values do you want me to set?", str(priority["priority"])),
+    ):
+        user = SimulatedUser(task, spec=spec)
+        messages = [
+            {"role": "user", "content": task.opener},
+            {"role": "assistant", "content": question},
+        ]
+        assert wanted in (user.reply(messages) or ""), question

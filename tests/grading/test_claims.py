@@ -30,6 +30,7 @@ def test_normalise_expands_contractions(text, expected):
         "Done! Your refund went through.",
         "All set, the address is updated.",
         "We have refunded the order.",
+        "Okay, done! Anything else?",
     ],
 )
 def test_success_claims_are_found(text):

@@ -269,7 +269,8 @@ class SimulatedUser:
         cannot answer with the id they hold."""
         if self.spec is None:
             return False
-        asked = {singular(w) for w in name_tokens(subject)}
+        # "which record id" asks for the record the person holds, of whatever kind
+        asked = {singular(w) for w in name_tokens(subject)} - _ANY_RECORD
         held = {
             singular(w)
             for f in self.person.facts
@@ -327,6 +328,9 @@ class SimulatedUser:
         return apply_texture(
             text, self.task.cell.texture, protected, key=(self.task.task_id, self.turns)
         )
+
+
+_ANY_RECORD = frozenset({"record", "item", "entry", "object", "resource", "thing", "one", "id"})
 
 
 def _again(text: str, r: Random) -> str:

@@ -147,7 +147,7 @@ GENERIC_SUCCESS = (
     r"\bsuccessfully\b",
     r"\ball set\b",
     r"\ball done\b",
-    r"(?:^|[.!?]\s+|\s-+\s+)done\b",
+    r"(?:^|[.!?]\s+|\s-+\s+|\b(?:ok(?:ay)?|alright|all right|right|great|sure),?\s+)done\b",
     r"\b(?:it|that|this) is (?:now )?done\b",
     r"\btaken care of\b",
     r"\bwent through\b",

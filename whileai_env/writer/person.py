@@ -87,6 +87,8 @@ _SAYING = frozenset({"say", "said", "contain", "read", "write", "wording"})
 #: The fields such a question, or a "when" question, asks for.
 _TEXT_FIELDS = frozenset({"content", "body", "text", "message", "note", "description"})
 _TIME_FIELDS = frozenset({"date", "time", "timestamp", "datetime", "at", "due", "deadline", "when"})
+#: A question for the change itself ("What values do you want me to set?"): the task's details.
+_CHANGE_WORDS = frozenset({"value", "change", "field", "setting", "detail", "update"})
 
 
 def _nested_facts(name: str, value: Any, schema: Any, known: list[Fact]) -> list[Fact]:
@@ -210,6 +212,8 @@ class Person:
             wanted = _TEXT_FIELDS
         elif words in (("date",), ("time",)):
             wanted = _TIME_FIELDS
+        elif set(words) & _CHANGE_WORDS and len(words) <= 2:
+            return next((f for f in self.facts if not f.entity), None)
         else:
             return None
         return next((f for f in self.facts if not f.entity and set(_words(f.key)) & wanted), None)
