@@ -733,6 +733,7 @@ def test_a_detail_is_given_however_the_question_names_it():
         "What issue type should it be?",
         "What kind of issue is it?",
         "Which issue type?",
+        "Should it be a Bug, a Task or a Story?",
     ):
         user = SimulatedUser(task, spec=spec)
         messages = [

@@ -306,6 +306,10 @@ class SimulatedUser:
         """A yes/no question: yes when it names the person's record, else they cannot tell."""
         if any(f.entity and f.value.lower() in ask.text.lower() for f in self.person.facts):
             return r.choice(REPLY["affirm"])
+        # "Should it be a Bug or a Task?" naming the detail the person holds: that detail
+        named = next((f for f in self.person.facts if not f.entity and _offered(f, ask.text)), None)
+        if named is not None:
+            return self._say(named, r)
         if self.task.world.state == "duplicate" and _DUPLICATE.search(ask.text):
             return r.choice(REPLY["which"])
         return r.choice(REPLY["state"])
@@ -328,6 +332,15 @@ class SimulatedUser:
         return apply_texture(
             text, self.task.cell.texture, protected, key=(self.task.task_id, self.turns)
         )
+
+
+def _offered(fact: Fact, text: str) -> bool:
+    """Whether a yes/no question offers ``fact``'s value as one of its choices (a word of its
+    own: "Bug", not the "bug" inside "debug")."""
+    value = fact.value.strip()
+    return (
+        len(value) >= 2 and re.search(rf"(?<!\w){re.escape(value)}(?!\w)", text, re.I) is not None
+    )
 
 
 _ANY_RECORD = frozenset({"record", "item", "entry", "object", "resource", "thing", "one", "id"})
