@@ -153,5 +153,12 @@ def test_an_entity_is_keyed_by_the_argument_that_names_it_not_a_shorter_locator(
         ]
     )
     assert build_profile(spec).id_keys.get("issue") == "issue_key"
+    hooks = wenv.load_spec(  # a bare ``id`` of a webhook tool, not a ``webhookUrl`` beside it
+        tools=[
+            tool("get_webhook", {"id": text}, ["id"]),
+            tool("ping_webhook", {"webhookUrl": text}, ["webhookUrl"]),
+        ]
+    )
+    assert build_profile(hooks).id_keys.get("webhook") == "id"
     made = wenv.World(spec, seed=0).call("create_issue", {"project_key": "PROJ", "summary": "x"})
     assert made["status"] == "ok" and "issue_key" in made and "url" not in made

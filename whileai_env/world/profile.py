@@ -757,14 +757,16 @@ def _statuses_from_text(text: str) -> tuple[str, ...]:
     )
 
 
-def _id_key_rank(arg: str, noun: str) -> tuple[bool, bool, bool, int]:
+def _id_key_rank(arg: str, noun: str) -> tuple[bool, bool, bool, bool, int]:
     """How well ``arg`` names ``noun``'s ids, best first: an ``_id`` name, one that names the
-    noun (``issue_key`` over a ``url`` that also locates an issue), not a ``new_``/``from_``/
-    ``to_`` one, the shortest."""
-    named = set(name_tokens(noun)) <= set(name_tokens(arg))
+    noun or is a bare ``id`` (``issue_key`` over a ``url`` that also locates an issue), not a
+    web address, not a ``new_``/``from_``/``to_`` one, the shortest."""
+    words = name_tokens(arg)
+    named = set(name_tokens(noun)) <= set(words) or words in (["id"], ["uuid"])
     return (
         not arg.endswith("_id"),
         not named,
+        words[-1:] in (["url"], ["uri"], ["link"], ["href"]),
         arg.startswith(("new_", "from_", "to_")),
         len(arg),
     )
