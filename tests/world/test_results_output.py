@@ -324,3 +324,31 @@ def test_a_result_that_holds_its_record_under_object_shows_that_record() -> None
     stored = world.store.peek("issue", "PRJ-12").record
     assert read["object"]["id"] == "PRJ-12"
     assert read["object"]["issue_status"] == stored["issue_status"]
+
+
+def test_a_state_outside_the_nouns_statuses_still_sets_its_one_status() -> None:
+    key = {"project_id": {"type": "string"}}
+    tools = [
+        {
+            "name": "get_project",
+            "description": "Get a project.",
+            "parameters": {"type": "object", "properties": key, "required": ["project_id"]},
+        },
+        {
+            "name": "update_project",
+            "description": "Update a project.",
+            "parameters": {
+                "type": "object",
+                "properties": {**key, "state": {"type": "string"}},
+                "required": ["project_id"],
+            },
+        },
+    ]
+    world = wenv.World(tools, seed=5, options={"exists_share": 1.0})
+    world.call("get_project", {"project_id": "PRJ-9"})
+    assert (
+        world.call("update_project", {"project_id": "PRJ-9", "state": "completed"})["status"]
+        == "ok"
+    )
+    record = world.store.peek("project", "PRJ-9").record
+    assert record["project_status"] == "completed" and "state" not in record

@@ -806,7 +806,7 @@ def _changes(
             word_set(arg) & {"status", "state"}
             and status_name in record
             and isinstance(value, str)
-            and value in statuses(arg)
+            and (value in statuses(arg) or _spaced_lower(value) in _STAGE_WORDS)
             and resolve_field(record, arg) in (None, status_name)
         ):
             out[status_name] = value
@@ -815,6 +815,38 @@ def _changes(
         else:
             out[arg] = _scalar_of(record, arg, value)
     return out
+
+
+#: Stages of work any record may be in: a ``state="completed"`` the noun's own statuses do not
+#: list still sets its one status field (never a second one beside it); a ``state="CA"`` of an
+#: address is none of them.
+_STAGE_WORDS = frozenset(
+    {
+        "active",
+        "inactive",
+        "open",
+        "closed",
+        "done",
+        "completed",
+        "complete",
+        "cancelled",
+        "canceled",
+        "archived",
+        "paused",
+        "planned",
+        "started",
+        "backlog",
+        "in progress",
+        "todo",
+        "to do",
+        "pending",
+        "resolved",
+        "draft",
+        "published",
+        "blocked",
+        "suspended",
+    }
+)
 
 
 def _names_status(value: Any) -> bool:
