@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from whileai_env._util.lexicon import name_tokens
+from whileai_env._util.lexicon import VERB_KINDS, name_tokens, past_forms
 from whileai_env.world.naming import status_field
 from whileai_env.world.profile import SpecProfile
 from whileai_env.world.schema_values import fits, hint_for, resolve
@@ -90,23 +90,13 @@ def _holds_text(schema: Any) -> bool:
 
 _FAILURE_WORDS = frozenset({"failure", "failures", "failed", "error", "errors", "rejected"})
 _TALLY_WORDS = frozenset({"success", "succeeded", "successful", "total", "requested", "processed"})
+#: What a write's list of ids done is named: the past form of any verb that changes the world
+#: (``completed``, ``deleted``, ``rescheduled``), read off the package's one lexicon.
 _DONE_WORDS = frozenset(
-    {
-        "completed",
-        "deleted",
-        "updated",
-        "created",
-        "archived",
-        "removed",
-        "moved",
-        "rescheduled",
-        "closed",
-        "reopened",
-        "added",
-        "uncompleted",
-        "processed",
-        "succeeded",
-    }
+    form
+    for kind in ("create", "update", "delete")
+    for verb in VERB_KINDS[kind]
+    for form in past_forms(verb)
 )
 #: Names of a field that holds the one record a result is about.
 _RECORD_WRAPPERS = frozenset({"object", "record", "item", "entity", "resource"})
