@@ -148,3 +148,13 @@ def test_a_string_that_holds_json_is_a_json_text_shaped_like_the_example():
         value = json.loads(detail_value("fields", fields, seed, writes=True))
         assert set(value) == {"assignee", "summary", "due"}, value
         assert jsonschema.FormatChecker().conforms(value["due"], "date"), value
+
+
+def test_json_nested_past_any_real_example_is_no_example_and_no_crash():
+    from whileai_env.world.makers import like
+    from whileai_env.writer.spoken import spoken_value
+
+    deep = "[" * 50_000
+    assert detail_value("fields", {"type": "string", "description": "A JSON list: " + deep}, 1)
+    assert like(deep, __import__("random").Random(0), now=0, when="past")
+    assert spoken_value(deep)

@@ -270,6 +270,7 @@ def hints_of(schema: Mapping[str, Any] | None) -> Hints:
 
 
 _SAYS_JSON = re.compile(r"\bJSON\b")
+_JSON_SCAN = 4000
 
 
 @lru_cache(maxsize=1024)
@@ -278,10 +279,11 @@ def _json_shown(text: str) -> tuple[str, ...]:
     decoder = json.JSONDecoder()
     out: list[str] = []
     at = 0
-    while (start := _next_open(text, at)) >= 0:
+    text = text[:_JSON_SCAN]  # a description is read, not a document parsed: bounded work
+    while (start := _next_open(text, at)) >= 0 and len(out) < 8:
         try:
             value, end = decoder.raw_decode(text, start)
-        except ValueError:
+        except (ValueError, RecursionError):  # not JSON, or nested past any real example
             at = start + 1
             continue
         if isinstance(value, dict | list) and value:

@@ -519,7 +519,7 @@ def like(example: str, r: random.Random, *, now: int, when: str) -> str:
     if example[:1] in "{[":  # a JSON text: the same document, its values drawn afresh
         try:
             document = json.loads(example)
-        except ValueError:
+        except (ValueError, RecursionError):
             document = None
         if isinstance(document, dict | list):
             return json.dumps(_like_json(document, r, now, when), ensure_ascii=False)

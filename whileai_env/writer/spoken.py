@@ -63,7 +63,7 @@ def spoken_value(value: Any, schema: Mapping[str, Any] | None = None, *, depth: 
     if text[:1] in "{[":  # JSON text in a string field: said as the data it holds
         try:
             data = json.loads(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             data = None
         if isinstance(data, dict | list):
             return spoken_value(data, depth=depth)
