@@ -7,8 +7,8 @@ beside it (the machine is shared: read the ratios, measured back to back, not th
 figures). Beside wall-clock it prints CPU seconds: the driver's own (``driver_cpu_s``) and its
 descendant processes' (``workers_cpu_s``: pool workers, or the local Ray's actors and daemons,
 sampled from /proc every 0.1 s), so a run on a busy machine still shows what the work costs.
-``workers=1`` on the process backend plays in the driver itself; Ray's ``workers=1`` is one actor
-beside the driver. Ray is started only after the process backend's runs (its daemons would
+``workers=1`` plays in the driver itself on both backends, and ``workers=2`` is the driver and one
+pool process or actor (for the seeded agent the driver is one of the workers). Ray is started only after the process backend's runs (its daemons would
 take CPU from them). It also prints what the driver alone spends drawing the run's tasks, the
 part no worker count divides (``draw_ceiling_rows_per_min``), and what two independent processes
 doing the same whole run get over one (``machine_ceiling_2_over_1``: no worker design does better

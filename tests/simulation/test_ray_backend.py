@@ -37,6 +37,17 @@ def test_ray_rows_are_the_process_backends_rows(tmp_path):
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "inline.jsonl").read_bytes()
 
 
+def test_the_driver_is_one_of_the_workers_for_an_offline_agent(tmp_path):
+    """``workers=2``: one actor and the driver, which plays the chunks the actor has not taken
+    (two in flight with it); ``workers=1`` starts no actor and plays every chunk itself."""
+    two = _run(tmp_path / "two.jsonl", budget=96, workers=2, backend="ray", reproducible=True)
+    chunks = two.search["chunks_played"]  # 96 rows in chunks of 8, each played once
+    assert sum(chunks.values()) == 12 and chunks["workers"] >= 1, chunks
+    one = _run(tmp_path / "one.jsonl", budget=96, workers=1, backend="ray", reproducible=True)
+    assert one.search["chunks_played"] == {"workers": 0, "driver": 12}
+    assert (tmp_path / "one.jsonl").read_bytes() == (tmp_path / "two.jsonl").read_bytes()
+
+
 def _our_actors() -> list[str]:
     from ray.util import list_named_actors
 

@@ -8,13 +8,15 @@ order through its one writer. A chunk whose worker died (``kill -9`` of a pool p
 worker wrote nothing, so no row is lost or landed twice. Workers only play; the plan, the
 resume index and the file stay in the driver.
 
-On the process backend the driver is one of the run's ``workers``: ``workers=N`` starts N - 1
-pool processes, keeps two chunks in flight with each, and the driver plays the chunks they have
-not taken whenever it would otherwise wait for a row (:meth:`RemotePool.help_until`). The
+On either backend the driver is one of the run's ``workers``: ``workers=N`` starts N - 1 pool
+processes or Ray actors, keeps two chunks in flight with each, and the driver plays the chunks
+they have not taken whenever it would otherwise wait for a row (:meth:`RemotePool.help_until`). The
 driver's own work (drawing every task, writing every row) is then the only thing that decides
 how many chunks it plays: on two cores, a pool process beside a driver that draws and plays
 uses both, where two pool processes and a drawing driver were three busy processes on two
-cores. A model agent (``concurrency > 1``) keeps N pool processes and a driver that only waits:
+cores. On a cluster the same holds: chunks wait for the driver only while every actor has two,
+so a driver that cannot keep N - 1 actors fed plays none. A model agent (``concurrency > 1``)
+keeps N pool processes or actors and a driver that only waits:
 its rollouts wait on HTTP, and a driver playing them would stall the draw and the writer.
 """
 
@@ -62,18 +64,18 @@ def make_backend(
     name: str, setup: WorkerSetup, workers: int | None, address: str | None = None
 ) -> Backend:
     """Start ``workers`` workers on backend ``name`` (``"process"`` or ``"ray"``; Ray's default is
-    one per CPU of the cluster)."""
+    one per CPU of the cluster), the driver counted as one of them for an offline agent."""
+    helped = setup.concurrency == 1  # the driver plays too: one worker fewer
     if name == "process" and workers in (None, 1):
         return InlineBackend(setup)
     if name == "process":
         from whileai_env.simulation.process_backend import ProcessBackend
 
-        helped = setup.concurrency == 1  # the driver plays too: one process fewer
         return ProcessBackend(setup, int(workers or 1) - helped, slots_each=2 if helped else None)
     if name == "ray":
         from whileai_env.simulation.ray_backend import RayBackend
 
-        return RayBackend(setup, workers, address=address)
+        return RayBackend(setup, workers, address=address, helped=helped)
     raise ConfigError(f"backend must be one of {', '.join(BACKENDS)}, got {name!r}")
 
 

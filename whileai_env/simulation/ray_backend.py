@@ -46,18 +46,25 @@ def _ray() -> Any:
 
 
 class RayBackend:
-    """``workers`` Ray actors (one per CPU of the cluster when ``None``), each one CPU."""
+    """``workers`` Ray actors (one per CPU of the cluster when ``None``), each one CPU; with
+    ``helped``, the driver is one of the ``workers`` (one actor fewer, two chunks in flight with
+    each actor, the rest played by the driver: see :mod:`~whileai_env.simulation.pools`)."""
 
     start_hint = ""
-    slots: int | None = None
 
     def __init__(
-        self, setup: WorkerSetup, workers: int | None, *, address: str | None = None
+        self,
+        setup: WorkerSetup,
+        workers: int | None,
+        *,
+        address: str | None = None,
+        helped: bool = False,
     ) -> None:
         ray = self.ray = _ray()
         if not ray.is_initialized():
             ray.init(address=address or os.environ.get("RAY_ADDRESS") or None)
-        workers = workers or max(1, int(ray.cluster_resources().get("CPU", 1)))
+        workers = (workers or max(1, int(ray.cluster_resources().get("CPU", 1)))) - helped
+        self.slots: int | None = 2 * workers if helped else None
         self._cls = ray.remote(num_cpus=1)(_Actor)
         self._setup = ray.put(setup)
         self._run = f"{os.getpid()}-{next(_RUNS)}"
