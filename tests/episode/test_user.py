@@ -743,6 +743,45 @@ def test_a_detail_is_given_however_the_question_names_it():
         assert kind in (user.reply(messages) or ""), question
 
 
+def test_a_choice_question_about_a_detail_gets_the_detail_held_whatever_the_choices():
+    """ "Should the object type be deals or contacts?" when the person wants tickets: they say
+    tickets, not "I don't know" (they know what they want); the detail named is the one whose
+    name runs in the question ("to object type" is not in "want the object type to be")."""
+    kinds = {"type": "string", "description": "An object type, such as contacts."}
+    tool = {
+        "name": "list_associations",
+        "description": "List the associations of an object with objects of another type.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "objectType": kinds,
+                "objectId": {"type": "string"},
+                "toObjectType": kinds,
+            },
+            "required": ["objectType", "objectId", "toObjectType"],
+        },
+    }
+    spec = wenv.load_spec(tools=[tool])
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 40, seed=1, fault_rate=0)
+        if t.cell.ask != "vague" and len(t.world.details.get("list_associations", {})) == 2
+    )
+    held = task.world.details["list_associations"]
+    for question, key in (
+        ("Should the object type be alpha or beta?", "objectType"),
+        ("Do you want the object type to be alpha, beta or gamma?", "objectType"),
+        ("Is the to object type alpha or beta?", "toObjectType"),
+    ):
+        user = SimulatedUser(task, spec=spec)
+        messages = [
+            {"role": "user", "content": task.opener},
+            {"role": "assistant", "content": question},
+        ]
+        reply = user.reply(messages) or ""
+        assert str(held[key]) in reply, (question, reply)
+
+
 def test_a_question_for_the_record_or_the_change_gets_what_the_task_holds():
     """ "Which record id …?" asks for the record the person holds (of whatever kind), "What
     values do you want me to set?" for the change: never "I don't have that", never a value

@@ -308,6 +308,8 @@ class SimulatedUser:
             return r.choice(REPLY["affirm"])
         # "Should it be a Bug or a Task?" naming the detail the person holds: that detail
         named = next((f for f in self.person.facts if not f.entity and _offered(f, ask.text)), None)
+        # "Should the priority be high or low?" when the person wants it urgent: what they want
+        named = named or self.person.detail_named_in(ask.text)
         if named is not None:
             return self._say(named, r)
         if self.task.world.state == "duplicate" and _DUPLICATE.search(ask.text):

@@ -123,6 +123,13 @@ def _names(key: str, label: str, entity: bool, described: str = "") -> frozenset
     return frozenset(n for n in names if n)
 
 
+def _runs_in(name: tuple[str, ...], words: tuple[str, ...]) -> bool:
+    """Whether ``name``'s words come one after another in ``words`` ("object type" in "want the
+    object type to be", where "to object type" is not)."""
+    width = len(name)
+    return any(words[i : i + width] == name for i in range(len(words) - width + 1))
+
+
 def _match(
     subject: tuple[str, ...], names: frozenset[tuple[str, ...]] | set[tuple[str, ...]]
 ) -> int:
@@ -199,6 +206,23 @@ class Person:
                 self._personal(words) or (held if score else None) or self._argument(words)
             )
         return self._drawn[subject]
+
+    def detail_named_in(self, text: str) -> Fact | None:
+        """The task detail a yes/no question is about, named anywhere in it ("Should the priority
+        be high or low?" names ``priority``): the person knows what they want there, whatever
+        the choices offered. The detail whose name has the most words wins; ``None`` when the
+        question names none (its words in a row: "to object type" is not in "the object type to
+        be")."""
+        asked = _words(text)
+        best: tuple[int, Fact | None] = (0, None)
+        for fact in self.facts:
+            if fact.entity:
+                continue
+            names = _names(fact.key, fact.label, fact.entity, fact.described)
+            size = max((len(n) for n in names if _runs_in(n, asked)), default=0)
+            if size > best[0]:
+                best = (size, fact)
+        return best[1]
 
     def _by_meaning(self, words: tuple[str, ...]) -> Fact | None:
         """A detail a question asks for by what it does rather than by its name: "What should the
