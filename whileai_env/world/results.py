@@ -19,6 +19,7 @@ from typing import Any
 from whileai_env._util import bounded_json
 from whileai_env._util.hashing import canonical_json, unit
 from whileai_env._util.lexicon import name_tokens, singular
+from whileai_env._util.phones import is_phone
 from whileai_env.world.calculator import OPERATION_NAMES, CalculatorError, apply_operation, evaluate
 from whileai_env.world.clock import clock
 from whileai_env.world.compute import compute as computed_value
@@ -483,20 +484,87 @@ def _query_ids(call: Call, noun: str, id_key: str) -> list[str]:
     return out
 
 
+#: The most records a search that matches nothing the episode holds finds (each holds its
+#: words), unless the world's ``search_hits`` asks for more at the fewest.
+UNMATCHED_HITS = 2
+
+
+def _held_matches(store: Any, noun: str, words: list[str]) -> bool:
+    """Whether a record of ``noun`` the episode holds has every word of a search's query."""
+    return any(
+        n == noun and all(w in _value_text(e.ident, e.record) for w in words)
+        for (n, _), e in store.entities.items()
+    )
+
+
+def _query_phrase(call: Call) -> str:
+    """A search query's free words as written (its operators and ordering left out)."""
+    for arg, value in call.args.items():
+        if isinstance(value, str) and word_set(arg) & QUERY_WORDS:
+            bare = _ORDERING.sub(" ", _OPERATORS.sub(" ", value))
+            kept = [w for w in bare.split() if w.lower() not in _CONNECTIVES]
+            return " ".join(w.strip("\"'") for w in kept)
+    return ""
+
+
+#: The fields a search hit shows its match in: a title-like one first, else its body.
+_TITLE_WORDS = (
+    {"title", "name", "subject", "summary", "headline"},
+    {"description", "body", "content", "text", "snippet", "message", "notes"},
+)
+
+
+def _hold_query(ent: Entity, words: list[str], phrase: str) -> None:
+    """A record a search made up holds the query's words: its title (``subject``, ``name`` …)
+    is the query as written, or its body ends with it when it has no title; an email or a phone
+    number searched for is its email or phone. A search for "login timeout" listed "Printer on
+    3rd floor offline" (a user's GitHub spec). A record with no such field, or a search by
+    some other id, is left as it is."""
+    record = ent.record
+    if not phrase or all(w in _value_text(ent.ident, record) for w in words):
+        return
+    for kinds in _fields_for(phrase):
+        field = next(
+            (k for k, v in record.items() if isinstance(v, str) and word_set(k) & kinds), None
+        )
+        if field is None:
+            continue
+        if kinds is _TITLE_WORDS[0]:
+            ent.writable()[field] = phrase[:1].upper() + phrase[1:]
+        elif kinds is _TITLE_WORDS[1]:
+            ent.writable()[field] = (
+                f"{record[field].rstrip('. ')}. {phrase[:1].upper()}{phrase[1:]}."
+            )
+        else:
+            ent.writable()[field] = phrase
+        return
+
+
+def _fields_for(phrase: str) -> tuple[set[str], ...]:
+    """The kinds of field, in order, a search hit shows ``phrase`` in."""
+    if not _IDENTIFIER.search(phrase.lower()):
+        return _TITLE_WORDS
+    if "@" in phrase:
+        return ({"email", "mail"},)
+    return ({"phone", "mobile", "tel"},) if is_phone(phrase) else ()
+
+
 def _searched(store: Any, noun: str, ids: list[str], words: list[str]) -> list[str]:
     """A search's ids: the records of ``noun`` this episode already holds whose values have every
-    word of the query come first (a search for a title finds the event listed with it); a
-    record the agent created that does not match is left out (it was listed first only because
-    it is new); drawn hits fill the rest, as many in all as were drawn."""
+    word of the query, and only those (a search for a title finds the event listed with it, not
+    strangers beside it; the same search again finds the same records). When none has them,
+    the drawn hits, which the listing makes hold the query's words (:func:`_hold_query`); a
+    record the agent created that does not match is never one (it was listed first only
+    because it is new)."""
     known = [e for (n, _), e in store.entities.items() if n == noun]
-    text = {e.ident: _value_text(e.ident, e.record) for e in known}
-    matched = [e.ident for e in known if all(w in text[e.ident] for w in words)]
+    matched = [e.ident for e in known if all(w in _value_text(e.ident, e.record) for w in words)]
     if matched and len(words) == 1 and _IDENTIFIER.search(words[0]):
         # a search by an email, a phone or an id finds its record alone, not three strangers
         return matched[: max(1, len(ids))]
+    if matched:
+        return matched
     created = {e.ident for e in known if e.created}
-    found = matched + [i for i in ids if i not in matched and i not in created]
-    return found[: len(ids)] if ids else matched[:1]
+    return [i for i in ids if i not in created]
 
 
 #: A query that names one record: an email, a number of five digits or more, an id with digits.
@@ -597,8 +665,13 @@ def listing(call: Call) -> dict[str, Any]:
     if asked:  # a query for records by id (``key = PROJ-7``): those that exist, alone
         ids = [i for i in asked if store.exists(i)]
     query = _query(call)
+    # a search that matches nothing the episode holds finds a few records that hold its words
+    unmatched = bool(query) and not _held_matches(store, noun, query)
     if query:
         ids = _searched(store, noun, ids, query)
+    if unmatched:  # and few of them: two records of one title, not a page; one of one email
+        one = _IDENTIFIER.search(" ".join(query))
+        ids = ids[: max(call.options.search_hits[0], 1 if one else UNMATCHED_HITS)]
     if (
         subject is not None
         and store.plan.values.get(subject[1])
@@ -625,6 +698,8 @@ def listing(call: Call) -> dict[str, Any]:
             for name, values in choices.items():  # and has one of the values it asks for
                 if ent.record.get(name) not in values and ident not in store.plan.values:
                     ent.writable()[name] = store.rng_for("any-of", ident, name).choice(values)
+            if unmatched and ident not in store.plan.values:
+                _hold_query(ent, query, _query_phrase(call))
             store.override[ident] = True
         elif any(found.record.get(k) != v for k, v in filters.items() if k in found.record):
             continue
