@@ -240,3 +240,39 @@ def test_a_strong_read_verb_anywhere_is_a_read(verb, nouns, camel):
 )
 def test_a_read_only_mode_the_call_fails_in_is_no_read_cue(name, description, kind):
     assert classify_tool(name, description) == kind
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "kind"),
+    [
+        # Trello's MCP server: "list" is the object archived, and "send" is not a create
+        ("archive_list", "Send a list to the archive on a specific board", "update"),
+        ("archive_card", "Send a card to the archive on a specific board", "update"),
+        # the same head word, where the description reads or says another verb
+        ("archive_search", "Search the archive for messages", "read"),
+        ("file_search", "Search files by name", "read"),
+        ("tag_delete", "Delete a tag", "delete"),
+        ("API-patch-block-children", "Append block children", "create"),
+    ],
+)
+def test_a_write_verb_that_is_also_a_noun_leads_when_the_description_says_it(
+    name, description, kind
+):
+    assert classify_tool(name, description) == kind
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "props"),
+    [
+        # Freshdesk: "product" is a record there, not a multiplication
+        ("view_product", "View a product.", {"product_id": {"type": "integer"}}),
+        (
+            "list_products",
+            "List products.",
+            {"page": {"type": "integer"}, "per_page": {"type": "integer"}},
+        ),
+    ],
+)
+def test_a_record_id_or_a_page_is_nothing_to_compute_with(name, description, props):
+    found = explain_kind(name, description, {"type": "object", "properties": props})
+    assert (found.kind, found.source) == ("read", "name"), found

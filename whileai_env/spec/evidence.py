@@ -490,10 +490,20 @@ def read_cue(description: str) -> str | None:
     return None
 
 
+#: A listing's paging arguments (``page``, ``per_page``, ``page_size``, ``limit``, ``offset``).
+_PAGE_ARGS = frozenset({"page", "limit", "offset", "cursor"})
+_PAGE_WORDS = _PAGE_ARGS | {"per", "size", "number", "num", "token"}
+
+
 def _is_value_argument(arg: str, schema: Any) -> bool:
     """Whether an argument carries a value to compute with: a number, a list of numbers, a
     boolean, an enum, or a string that names a unit, a currency or an expression."""
     if not isinstance(schema, Mapping):
+        return False
+    words = set(name_tokens(arg))
+    # a record's id (``view_product(product_id)``: "product" is no multiplication) or a page of
+    # a listing (``list_products(page, per_page)``) is nothing to compute with
+    if name_tokens(arg)[-1:] in (["id"], ["ids"]) or (words & _PAGE_ARGS and words <= _PAGE_WORDS):
         return False
     types = schema_types(schema)
     if types and types <= {"number", "integer", "boolean", "null"}:
@@ -505,7 +515,6 @@ def _is_value_argument(arg: str, schema: Any) -> bool:
             and bool(schema_types(items))
             and schema_types(items) <= {"number", "integer"}
         )
-    words = set(name_tokens(arg))
     if argument_role(arg, schema) == "locator" and not words & _VALUE_WORDS:
         return False
     if isinstance(schema.get("enum"), list) or words & _VALUE_WORDS or words & COMPUTE_WORDS:

@@ -20,6 +20,7 @@ read, because a checklist that thinks a write is a read lets an agent act withou
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -73,6 +74,50 @@ def _joined(name: str, verbs: list[evidence.Verb]) -> KindFinding | None:
     return KindFinding(verb.kind, "name", f"verb {verb.word!r} joined by {sorted(joined)[0]!r}")
 
 
+#: Verbs that, with "from", take a thing out of a record rather than delete it.
+_TAKE_OUT = frozenset({"remove", "detach", "unassign", "unlink"})
+
+
+def _taken_from(name: str, verbs: list[evidence.Verb]) -> KindFinding | None:
+    """``remove_member_from_card``, ``asana_remove_project_from_task``: a thing taken out of a
+    record changes that record (an update); the card and the member both live on."""
+    tokens = name_tokens(name)
+    first = next((v for v in verbs if v.strong), None)
+    if first is None or first.word not in _TAKE_OUT or "from" not in tokens:
+        return None
+    at = tokens.index(first.word) if first.word in tokens else -1
+    if not 0 <= at < tokens.index("from") < len(tokens) - 1:
+        return None
+    return KindFinding("update", "name", f"{first.word!r} … 'from' a record: that record changes")
+
+
+def _leading_write(verbs: list[evidence.Verb], description: str) -> KindFinding | None:
+    """A write verb that is also a noun, first in a name with no strong write verb, where the
+    description's own verb writes too: the name's verb says which write. ``archive_list``
+    ("Send a list to the archive") archives a list (its "list" is the object, not a read), and
+    ``archive_card`` archives a card (the description's "send" is not a create), when the
+    description names the verb too. ``file_search`` ("Search files") stays a read: its
+    description does not write."""
+    if not verbs or verbs[0].strong or verbs[0].kind not in WRITE_KINDS:
+        return None
+    if verbs[0].word in evidence.LIGHT_VERBS:  # ``run_sql``, ``make_payment``: their object says
+        return None
+    if any(v.strong and v.kind in WRITE_KINDS for v in verbs):
+        return None
+    said = evidence.description_verb(description)
+    if said is None or said.kind not in WRITE_KINDS:
+        return None
+    # and the description says the name's verb too ("to the archive"): ``API-patch-block-children``
+    # ("Append block children") is named for its HTTP method, and the description's verb decides
+    word = verbs[0].word
+    stem = word[:-1] if word.endswith("e") else word
+    if not re.search(rf"\b{re.escape(stem)}", description, re.IGNORECASE):
+        return None
+    return KindFinding(
+        verbs[0].kind, "name", f"verb {verbs[0].word!r} first, where the description writes too"
+    )
+
+
 def _from_name(
     name: str,
     description: str,
@@ -86,6 +131,9 @@ def _from_name(
     joined = _joined(name, verbs)
     if joined is not None:
         return joined
+    taken = _taken_from(name, verbs)
+    if taken is not None:
+        return taken
     strong = next((v for v in verbs if v.strong), None)
     code = evidence.runs_code(parameters) if evidence.read_cue(description) is None else None
     if code is not None and (strong is None or strong.word in _CODE_READS):
@@ -93,6 +141,9 @@ def _from_name(
     titled = evidence.title_verb(annotations)
     if titled is not None and titled.strong:
         return KindFinding(titled.kind, "annotations", f"title verb {titled.word!r}")
+    lead = _leading_write(verbs, description)
+    if lead is not None:
+        return lead
     if strong is not None:
         return KindFinding(strong.kind, "name", f"verb {strong.word!r}")
     return None
