@@ -352,3 +352,28 @@ def test_a_state_outside_the_nouns_statuses_still_sets_its_one_status() -> None:
     )
     record = world.store.peek("project", "PRJ-9").record
     assert record["project_status"] == "completed" and "state" not in record
+
+
+def test_a_writes_own_verb_done_is_its_outcome_and_answers_true() -> None:
+    """MongoDB's ``rename-collection`` answered ``renamed: false`` (and ``drop-collection``
+    ``dropped: false``) on success, and a reply claiming the rename was still paid in full."""
+    flag = {"type": "boolean"}
+    assert is_ok_flag("renamed", flag, writes=True, tool="rename-collection")
+    assert is_ok_flag("was_dropped", flag, writes=True, tool="drop_database")
+    assert not is_ok_flag("archived", flag, writes=True, tool="unarchive_card")
+    assert not is_ok_flag("renamed", flag, writes=False, tool="get_rename_history")
+    out = {"type": "object", "properties": {"renamed": flag}, "required": ["renamed"]}
+    tool = {
+        "name": "rename-collection",
+        "description": "Renames a collection in a database.",
+        "inputSchema": {
+            "type": "object",
+            "properties": {"collection": {"type": "string"}, "newName": {"type": "string"}},
+            "required": ["collection", "newName"],
+        },
+        "outputSchema": out,
+    }
+    for seed in range(4):
+        world = wenv.World([tool], seed=seed, options={"exists_share": 1.0})
+        result = world.call("rename-collection", {"collection": "orders", "newName": "v2"})
+        assert result["status"] == "ok" and result["renamed"] is True, result

@@ -453,7 +453,8 @@ class World:
         payload = {k: v for k, v in result.items() if k != "status"}
         reader = StoreReader(self.store, self._profile, call.args)
         subject = self._result_entity(profile, call, payload, reader)
-        hint = Hinter(reader, schema or {}, call.args, profile.tool.is_write).hint(
+        tool = profile.tool
+        hint = Hinter(reader, schema or {}, call.args, tool.is_write, tool.name).hint(
             schema, payload, subject
         )
         validator = _output_validator(self.spec, profile)

@@ -61,17 +61,32 @@ class StoreReader:
         return {**ent.view(self.spec.id_key(ent.noun)), **obj}
 
 
-def is_ok_flag(name: str, schema: Any, *, writes: bool) -> bool:
+def is_ok_flag(name: str, schema: Any, *, writes: bool, tool: str = "") -> bool:
     """A boolean field that says whether the call succeeded: ``ok``, ``success``,
-    ``is_success``, or a write's yes/no status of what it did (``added_status`` of ``add_contact``;
-    a read's ``login_status`` is a fact about the world, not the call's outcome)."""
+    ``is_success``, a write's yes/no status of what it did (``added_status`` of ``add_contact``;
+    a read's ``login_status`` is a fact about the world, not the call's outcome), or the past
+    form of the write's own verb (``renamed`` of ``rename-collection``, ``dropped`` of
+    ``drop-database``; an ``archived`` field of ``unarchive_card`` is the record's state).
+
+    >>> is_ok_flag("renamed", {"type": "boolean"}, writes=True, tool="rename-collection")
+    True
+    """
     words = name_tokens(name)
     kind = schema.get("type") if isinstance(schema, Mapping) else None
     boolean = kind == "boolean" or (isinstance(kind, list) and "boolean" in kind)
     if not boolean or not words:
         return False
     flag = bool(set(words) & _OK_WORDS) and set(words) <= _OK_WORDS | {"is", "was"}
-    return flag or (writes and words[-1] in _STATUS_WORDS)
+    done = _own_past_forms(tool) if writes else frozenset()
+    own = bool(set(words) & done) and set(words) <= done | {"is", "was", "successfully"}
+    return flag or own or (writes and words[-1] in _STATUS_WORDS)
+
+
+def _own_past_forms(tool: str) -> frozenset[str]:
+    """The past forms of the verbs that change the world in a tool's name (``rename`` of
+    ``rename-collection``: "renamed")."""
+    writing = {v for kind in ("create", "update", "delete") for v in VERB_KINDS[kind]}
+    return frozenset(f for w in name_tokens(tool) if w in writing for f in past_forms(w))
 
 
 def _is_status_name(name: str, noun: str) -> bool:
@@ -157,12 +172,18 @@ class Hinter:
     """Builds the hint a schema walk prefers: every declared field the store can answer."""
 
     def __init__(
-        self, reader: StoreReader, root: Mapping[str, Any], args: Mapping[str, Any], writes: bool
+        self,
+        reader: StoreReader,
+        root: Mapping[str, Any],
+        args: Mapping[str, Any],
+        writes: bool,
+        tool: str = "",
     ) -> None:
         self.reader = reader
         self.root = root
         self.args = args
         self.writes = writes
+        self.tool = tool
 
     def hint(self, schema: Any, obj: Any, ent: Entity | None, *, top: bool = True) -> Any:
         """``obj`` (the world's result, or a part) with the declared fields the store holds."""
@@ -196,7 +217,7 @@ class Hinter:
     ) -> Any:
         """The value the store gives declared field ``name`` (``obj`` first, then the stored
         view ``source``), or ``None``."""
-        if is_ok_flag(name, schema, writes=self.writes):
+        if is_ok_flag(name, schema, writes=self.writes, tool=self.tool):
             return True  # before the payload: a write's ``insurance_status`` flag is no status word
         if name in obj:
             return obj[name]
