@@ -24,11 +24,17 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 @lru_cache(maxsize=8192)
 def _tokens(name: str) -> tuple[str, ...]:
-    return tuple(w.lower() for w in _WORD.findall(name))
+    words = [w.lower() for w in _WORD.findall(name)]
+    return tuple("id" if w == "gid" and i else w for i, w in enumerate(words))
 
 
 def name_tokens(name: str) -> list[str]:
-    """Split a snake_case, camelCase, dashed or dotted name into lowercase words."""
+    """Split a snake_case, camelCase, dashed or dotted name into lowercase words; a ``gid``
+    after another word (Asana's and Shopify's global ids: ``task_gid``) is the word ``id``.
+
+    >>> name_tokens("task_gid"), name_tokens("getOrderID")
+    (['task', 'id'], ['get', 'order', 'id'])
+    """
     return list(_tokens(name))
 
 
