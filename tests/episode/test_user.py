@@ -820,3 +820,46 @@ def test_a_question_for_the_record_or_the_change_gets_what_the_task_holds():
             {"role": "assistant", "content": question},
         ]
         assert wanted in (user.reply(messages) or ""), question
+
+
+def test_a_gid_is_an_id_the_person_holds_and_the_world_keys_by():
+    """Asana's ``task_gid``: drawn as "data-task-gid" (no id at all), read back without the id
+    asked for, and "What's the task ID?" got "I don't have the task id" from a person who held
+    it. A ``gid`` after another word is an id."""
+    gid = {"type": "string", "description": "The task GID"}
+    tools = [
+        {
+            "name": "get_task",
+            "description": "Get a task by its GID.",
+            "parameters": {
+                "type": "object",
+                "properties": {"task_gid": gid},
+                "required": ["task_gid"],
+            },
+        },
+        {
+            "name": "update_task",
+            "description": "Update a task's name.",
+            "parameters": {
+                "type": "object",
+                "properties": {"task_gid": gid, "name": {"type": "string"}},
+                "required": ["task_gid", "name"],
+            },
+        },
+    ]
+    spec = wenv.load_spec(tools=tools)
+    tasks = [
+        t for t in wenv.draw_tasks(spec, 60, seed=3, fault_rate=0) if "task_gid" in t.world.entities
+    ]
+    vague = [t for t in tasks if t.cell.ask == "vague"]
+    assert tasks and vague
+    for task in tasks[:10]:
+        held = task.world.entities["task_gid"]
+        assert any(c.isdigit() for c in str(held)) and "gid" not in str(held).lower(), held
+    for task in vague[:6]:
+        user = SimulatedUser(task, spec=spec)
+        messages = [
+            {"role": "user", "content": task.opener},
+            {"role": "assistant", "content": "What's the task ID?"},
+        ]
+        assert str(task.world.entities["task_gid"]) in (user.reply(messages) or "")

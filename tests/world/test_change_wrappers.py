@@ -45,3 +45,37 @@ def test_a_wrapper_holding_an_object_is_opened():
     after = world.call("get_ticket", {"ticket_id": "T-1"})
     assert "priority" in result["updated"] and after.get("priority") == "low"
     assert "patch" not in after
+
+
+def test_an_object_named_for_the_record_wraps_its_changes():
+    """Freshdesk's ``update_ticket(ticket={"status": "pending"})`` stored the whole object as
+    the ticket's ``ticket_status`` (the field its name is near) and changed nothing else."""
+    tools = [
+        {
+            "name": "get_ticket",
+            "parameters": {
+                "type": "object",
+                "properties": {"ticket_id": {"type": "integer"}},
+                "required": ["ticket_id"],
+            },
+        },
+        {
+            "name": "update_ticket",
+            "parameters": {
+                "type": "object",
+                "properties": {
+                    "ticket_id": {"type": "integer"},
+                    "ticket": {"type": "object", "additionalProperties": {}},
+                },
+                "required": ["ticket_id", "ticket"],
+            },
+        },
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=1, options={"exists_share": 1.0})
+    before = world.call("get_ticket", {"ticket_id": 2317})
+    status = next(k for k in before if k.endswith("_status"))
+    changes = {"status": "pending", "subject": "VPN drops every hour"}
+    assert world.call("update_ticket", {"ticket_id": 2317, "ticket": changes})["status"] == "ok"
+    after = world.call("get_ticket", {"ticket_id": 2317})
+    assert after[status] == "pending" and after["subject"] == "VPN drops every hour", after
+    assert "ticket" not in after

@@ -251,3 +251,23 @@ def test_a_workflow_is_ci_only_where_its_tool_speaks_of_runs_or_jobs(description
         ]
     )
     assert build_profile(spec).tools["get_workflow"].family == family
+
+
+def test_a_folder_of_records_named_by_id_is_a_record_not_a_directory():
+    """Freshdesk's solution folders (``view_solution_folder(folder_id)``) answered with a code
+    repository's listing (``.gitignore``, ``pyproject.toml``); products answered ``{"result": 7}``."""
+    ids = {"type": "integer"}
+    tools = [
+        _tool("list_solution_folders", "List solution folders in a category.", category_id=ids),
+        _tool("view_solution_folder", "View a solution folder.", folder_id=ids),
+        _tool("view_product", "View a product.", product_id=ids),
+        _tool("list_directory", "List the files in a directory.", path=STR),
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=3, options={"exists_share": 1.0})
+    folders = world.call("list_solution_folders", {"category_id": 12})
+    assert ".gitignore" not in str(folders) and folders["status"] == "ok", folders
+    folder = world.call("view_solution_folder", {"folder_id": 5})
+    assert folder.get("folder_id") == 5, folder
+    product = world.call("view_product", {"product_id": 7})
+    assert product.get("product_id") == 7 and "result" not in product, product
+    assert world.call("list_directory", {"path": "."})["status"] == "ok"

@@ -377,6 +377,9 @@ class ToolProfile:
     nest_output: bool = False
     roles: Roles = field(default_factory=Roles)
     program: str | None = None
+    #: ``remove_member_from_card``: the write takes the other records it names out of its
+    #: subject (the card) and sets no status (both records live on)
+    takes_out: bool = False
 
     @property
     def expression_arg(self) -> str | None:
@@ -469,8 +472,11 @@ def _about_files(tool: Tool, words: set[str], noun: str, roles: Roles) -> bool:
     """A file tool: its name speaks of files and it takes a path or lists/searches them (a record's
     files, ``get_pull_request_files(pull_number)``, are the record's), or every argument it
     requires is a path."""
+    # a folder of records named by id (a help desk's ``view_solution_folder(folder_id)``, a
+    # ``list_solution_folders(category_id)``) is a record, not a directory of files
+    by_id = not roles.paths and any(ID_LIKE.search(a) for a in tool.properties)
     if (words & _FILE_WORDS or noun in ("file", "directory", "folder")) and (
-        roles.paths or words & _FILE_SCANS
+        roles.paths or (words & _FILE_SCANS and not by_id)
     ):
         return True
     return bool(roles.paths) and bool(tool.required) and set(tool.required) <= set(roles.paths)
@@ -720,7 +726,8 @@ def _profile_tool(
     )
     primary = ranked[0] if ranked else None
     noun_for_primary = nouns[primary] if primary is not None else noun
-    done: tuple[str, ...] = _DONE.get(verb or "", ()) if tool.is_write else ()
+    takes_out = tool.kind == "update" and _takes_out(tool.name, verb)
+    done: tuple[str, ...] = _DONE.get(verb or "", ()) if tool.is_write and not takes_out else ()
     output, nest = _output_shape(tool.output_schema)
     return ToolProfile(
         tool=tool,
@@ -736,6 +743,7 @@ def _profile_tool(
         name_noun=noun,
         done=done,
         removes=tool.kind == "delete" and (verb in _REMOVING or not done),
+        takes_out=takes_out,
         created_noun=created,
         output_schema=output,
         nest_output=nest,
@@ -852,3 +860,12 @@ def profile_for(spec: Spec) -> SpecProfile:
                     _CACHE.clear()
                 _CACHE[key] = found
     return found
+
+
+def _takes_out(name: str, verb: str | None) -> bool:
+    """Whether a tool named ``<verb>_<thing>_from_<record>`` (``remove_member_from_card``)
+    takes a thing out of a record rather than deleting either."""
+    tokens = name_tokens(name)
+    if verb not in tokens or "from" not in tokens:
+        return False
+    return tokens.index(verb) < tokens.index("from") < len(tokens) - 1

@@ -997,9 +997,24 @@ def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]
     """Whether an object argument is a set of changes rather than a value of one object field."""
     name = resolve_field(record, arg)
     wrapper = bool(set(name_tokens(arg)) & _CHANGE_WRAPPERS)
-    if name is not None and (isinstance(record.get(name), dict) or not wrapper):
+    names_fields = any(resolve_field(record, k) for k in value)
+    # ``ticket: {"status": "pending"}`` on a ticket: the record's own noun wrapping its fields,
+    # not a value of the ``ticket_status`` its name is near (Freshdesk's update_ticket)
+    near = name is not None and name != arg and not isinstance(record.get(name), dict)
+    held = name is not None and (isinstance(record.get(name), dict) or not wrapper)
+    if held and not (near and names_fields):
         return False  # ``priority: {"name": "High"}`` is the priority's value, not changes
-    return wrapper or any(resolve_field(record, k) for k in value)
+    return wrapper or names_fields
+
+
+def _taken_out(record: dict[str, Any], idents: list[Any]) -> list[str]:
+    """Take ``idents`` out of every list field of ``record`` holding them; the fields changed."""
+    changed = []
+    for name, value in list(record.items()):
+        if isinstance(value, list) and any(i in value for i in idents):
+            record[name] = [v for v in value if v not in idents]
+            changed.append(name)
+    return changed
 
 
 def _apply(
@@ -1139,6 +1154,9 @@ def write(call: Call) -> dict[str, Any]:
         rec[field_name] = store.adapt_status(ent.noun, p.done)
         changed.append(field_name)
     skip = {a for a in p.locators if a == p.primary}
+    if p.takes_out:  # the member taken out of the card: off its lists, never a field of it
+        skip |= set(p.locators)
+        changed += _taken_out(rec, [call.args[a] for a in p.locators if a in call.args])
     amount = next(
         (v for k, v in call.args.items() if "amount" in word_set(k) and type(v) in (int, float)),
         None,
