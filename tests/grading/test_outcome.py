@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.rowkit import Convo, err, ok, plan
+from tests.grading.rowkit import TOOLS, Convo, err, ok, plan
 from whileai_env import task_checklist
 
 ORDER = {"order_id": "4412"}
@@ -484,6 +484,36 @@ def test_prior_partial_needs_a_read_first(coords):
         "read_before_write",
         "blind_write",
     )
+
+
+LOCATORS = {"get_order": ["order_id"], "cancel_order": ["order_id"], "list_orders": []}
+
+
+@pytest.mark.parametrize(
+    ("read", "args", "result", "passed"),
+    [
+        # a read with no arguments whose answer shows nothing of the order does not look it up
+        ("list_workspaces", {}, {"items": [{"workspace_id": "W-1"}]}, False),
+        # one whose answer holds the order does, and so does a listing of orders
+        ("list_recent", {}, {"items": [{"order_id": "4412"}]}, True),
+        ("list_orders", {}, {"items": [{"order_id": "9001"}]}, True),
+        # a read that asks about something is taken at its word
+        ("get_order", ORDER, {"order_id": "4412", "order_status": "processing"}, True),
+    ],
+)
+def test_a_read_that_cannot_show_the_record_is_no_look_up(read, args, result, passed):
+    """On a user's Asana spec ``asana_list_workspaces()`` before ``update_task(task_gid)`` met
+    the "look up before you change it" check (7 of 8 blind writes scored 1.0)."""
+    tools = [*TOOLS, "list_workspaces", "list_recent"]
+    convo = Convo(
+        "Finish cancelling order 4412", tool="cancel_order", history="prior_partial", tools=tools
+    )
+    convo.call(read, args, result=ok(**result), kind="read").call("cancel_order", CANCEL)
+    row = convo.row("Order 4412 is now cancelled.", tool_locators=LOCATORS)
+    if passed:
+        passes(row, "read_before_write")
+    else:
+        fails(row, "read_before_write", "blind_write")
 
 
 # --- precedence -----------------------------------------------------------------------------------
