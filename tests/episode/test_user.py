@@ -863,3 +863,76 @@ def test_a_gid_is_an_id_the_person_holds_and_the_world_keys_by():
             {"role": "assistant", "content": "What's the task ID?"},
         ]
         assert str(task.world.entities["task_gid"]) in (user.reply(messages) or "")
+
+
+def test_your_name_is_the_persons_own_not_the_records_they_want_made():
+    """ "May I have your full name?" got "reports-gateway", the name of the project the task
+    creates, on a user's Asana spec; a question for the record's name still gets the detail."""
+    tool = {
+        "name": "create_project",
+        "description": "Create a project.",
+        "parameters": {
+            "type": "object",
+            "properties": {"name": {"type": "string"}, "workspace_id": {"type": "string"}},
+            "required": ["name", "workspace_id"],
+        },
+    }
+    spec = wenv.load_spec(tools=[tool])
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 60, seed=1, fault_rate=0)
+        if "name" in t.world.details.get("create_project", {})
+    ]
+    assert tasks
+    for task in tasks[:6]:
+        detail = str(task.world.details["create_project"]["name"])
+        for question, wanted in (
+            ("May I have your full name?", False),
+            ("What should the project name be?", True),
+        ):
+            user = SimulatedUser(task, spec=spec)
+            messages = [
+                {"role": "user", "content": task.opener},
+                {"role": "assistant", "content": question},
+            ]
+            reply = user.reply(messages) or ""
+            assert (detail in reply) is wanted, (question, reply)
+
+
+def test_the_change_asked_for_is_the_detail_that_holds_it():
+    """MongoDB's ``update-many(database, collection, update)``: "What change do you want me to
+    make?" got the database's name ("analytics"), the first detail the person held."""
+    props = {
+        "database": {"type": "string", "description": "Database name"},
+        "collection": {"type": "string", "description": "Collection name"},
+        "update": {
+            "type": "object",
+            "additionalProperties": True,
+            "description": "An update document",
+        },
+    }
+    tool = {
+        "name": "update-many",
+        "description": "Updates all documents that match the filter.",
+        "parameters": {"type": "object", "properties": props, "required": list(props)},
+    }
+    spec = wenv.load_spec(tools=[tool])
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 40, seed=1, fault_rate=0)
+        if t.world.details.get("update-many", {}).get("update")
+    ]
+    assert tasks
+    for task in tasks[:6]:
+        details = task.world.details["update-many"]
+        user = SimulatedUser(task, spec=spec)
+        messages = [
+            {"role": "user", "content": task.opener},
+            {
+                "role": "assistant",
+                "content": "What change do you want me to make to the documents?",
+            },
+        ]
+        reply = user.reply(messages) or ""
+        assert str(details["database"]) not in reply, reply
+        assert any(str(v) in reply for v in dict(details["update"]).values()), (details, reply)

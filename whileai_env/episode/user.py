@@ -190,8 +190,10 @@ class SimulatedUser:
         return self._say(fact, r)
 
     def _info(self, ask: Ask, r: Random) -> str:
-        """A fact the person was asked for, or that they do not have it (offering what they have)."""
-        fact = self.person.recall(ask.subject)
+        """A fact the person was asked for, or that they do not have it (offering what they have);
+        "your full name" is the person's own, not the name of the record they want made."""
+        own = self.person.own(ask.subject) if _asks_own(ask) else None
+        fact = own or self.person.recall(ask.subject)
         if fact is not None:
             return self._say(fact, r)
         if not ask.subject:
@@ -334,6 +336,15 @@ class SimulatedUser:
         return apply_texture(
             text, self.task.cell.texture, protected, key=(self.task.task_id, self.turns)
         )
+
+
+def _asks_own(ask: Ask) -> bool:
+    """Whether a question asks for the person's own ``subject`` ("May I have your full name?",
+    "What's your email?"): "your" just before it, a word between at most."""
+    words = ask.subject.split()
+    if not words:
+        return False
+    return bool(re.search(rf"\byour\s+(?:\w+\s+)?{re.escape(words[-1])}\b", ask.text, re.I))
 
 
 def _offered(fact: Fact, text: str) -> bool:

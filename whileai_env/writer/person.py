@@ -89,6 +89,8 @@ _TEXT_FIELDS = frozenset({"content", "body", "text", "message", "note", "descrip
 _TIME_FIELDS = frozenset({"date", "time", "timestamp", "datetime", "at", "due", "deadline", "when"})
 #: A question for the change itself ("What values do you want me to set?"): the task's details.
 _CHANGE_WORDS = frozenset({"value", "change", "field", "setting", "detail", "update"})
+#: Names of an argument that holds a write's changes (``update``, ``patch``, ``fields`` …).
+_CHANGE_KEYS = frozenset({"patch", "set", "data", "properties", "attribute", "modification"})
 
 
 def _nested_facts(name: str, value: Any, schema: Any, known: list[Fact]) -> list[Fact]:
@@ -237,10 +239,21 @@ class Person:
         elif words in (("date",), ("time",)):
             wanted = _TIME_FIELDS
         elif set(words) & _CHANGE_WORDS and len(words) <= 2:
-            return next((f for f in self.facts if not f.entity), None)
+            # the detail that holds the change (MongoDB's ``update``), before the database it is in
+            details = [f for f in self.facts if not f.entity]
+            named = [f for f in details if set(_words(f.key)) & (_CHANGE_WORDS | _CHANGE_KEYS)]
+            return next(iter(named or details), None)
         else:
             return None
         return next((f for f in self.facts if not f.entity and set(_words(f.key)) & wanted), None)
+
+    def own(self, subject: str) -> Fact | None:
+        """The person's own data a question's ``subject`` names ("full name", "email"), never a
+        detail of the task; ``None`` when it names none."""
+        key = f"own:{subject}"
+        if key not in self._drawn:  # kept with what was drawn: the texture leaves it alone
+            self._drawn[key] = self._personal(_words(subject)) if _words(subject) else None
+        return self._drawn[key]
 
     def _personal(self, words: tuple[str, ...]) -> Fact | None:
         """The person's own data, drawn once per task: name, email, phone, date of birth … The
