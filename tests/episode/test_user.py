@@ -520,6 +520,20 @@ def test_the_person_is_the_owner_of_their_record():
             assert record[field] in (user.reply(messages) or ""), (question, record)
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("What should the attachment be named?", "attachment name"),
+        ("What should the new board be called?", "new board name"),
+        ("What should the page be titled?", "page title"),
+    ],
+)
+def test_what_a_thing_should_be_named_asks_for_its_name(question, subject):
+    """ "What should the attachment be named?" asked for the attachment, and a user's Trello
+    spec answered "I'm not sure" where the task held the attachment's name."""
+    assert [(a.kind, a.subject) for a in read_asks(question)] == [("info", subject)]
+
+
 def test_a_who_question_asks_for_the_role_it_names():
     """ "Who should it be assigned to?" asks for the assignee (a user's Linear spec got "i'm not
     sure, that's why i'm asking" though the task held the assignee's email)."""

@@ -79,3 +79,8 @@ def test_an_object_named_for_the_record_wraps_its_changes():
     after = world.call("get_ticket", {"ticket_id": 2317})
     assert after[status] == "pending" and after["subject"] == "VPN drops every hour", after
     assert "ticket" not in after
+    # a field the ticket does not have yet is added, and the status stays a status
+    due = {"due_date": "2027-01-08"}
+    assert world.call("update_ticket", {"ticket_id": 2317, "ticket": due})["status"] == "ok"
+    after = world.call("get_ticket", {"ticket_id": 2317})
+    assert after[status] == "pending" and after["due_date"] == "2027-01-08", after

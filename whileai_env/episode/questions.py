@@ -175,7 +175,14 @@ def _info(sentence: str, low: str, frame: re.Match[str]) -> list[Ask]:
     subjects = _subjects(rest)
     if wh and (not subjects or rest.startswith(("you ", "i ", "we "))):
         subjects = [_WH_SUBJECT[wh]]
+    naming = _NAMING.search(low)
+    if naming and subjects:  # "What should the attachment be named?": its name
+        word = "title" if naming.group(1) == "titled" else "name"
+        subjects = [f"{s} {word}" if word not in s.split() else s for s in subjects]
     return [Ask("info", sentence, s) for s in subjects] or [Ask("info", sentence, "")]
+
+
+_NAMING = re.compile(r"\bbe\s+(named|called|titled)\b")
 
 
 def _kind(sentence: str) -> list[Ask]:

@@ -1001,10 +1001,16 @@ def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]
     # ``ticket: {"status": "pending"}`` on a ticket: the record's own noun wrapping its fields,
     # not a value of the ``ticket_status`` its name is near (Freshdesk's update_ticket)
     near = name is not None and name != arg and not isinstance(record.get(name), dict)
+    if near and name_tokens(name or "")[:-1] == name_tokens(arg) and _is_status(name or ""):
+        return True  # ``ticket: {"due_date": …}``: the ticket's own noun, never its status
     held = name is not None and (isinstance(record.get(name), dict) or not wrapper)
     if held and not (near and names_fields):
         return False  # ``priority: {"name": "High"}`` is the priority's value, not changes
     return wrapper or names_fields
+
+
+def _is_status(name: str) -> bool:
+    return name_tokens(name)[-1:] in (["status"], ["state"])
 
 
 def _taken_out(record: dict[str, Any], idents: list[Any]) -> list[str]:
