@@ -701,3 +701,18 @@ def test_a_target_blocked_by_a_reported_fault_excuses_the_next_one():
         "Check order 4412 then cancel it", tool="multi_tool", targets=["get_order", "cancel_order"]
     )
     fails(silent.row("Sure."), "target_succeeded", "target_not_called")
+
+
+def test_a_result_nested_past_any_real_one_is_graded_not_a_crash():
+    """A read's result 100,000 levels deep (no tool message to read it from) is graded, where
+    serialising it raised RecursionError."""
+    deep = inner = {}
+    for _ in range(100_000):
+        inner["a"] = {}
+        inner = inner["a"]
+    convo = Convo("Finish cancelling order 4412", tool="cancel_order", history="prior_partial")
+    convo.call("list_orders", {}, result=ok(items=[])).call("cancel_order", CANCEL)
+    row = convo.row("Order 4412 is now cancelled.", tool_locators=LOCATORS)
+    row["steps"][0]["result"] = {"status": "ok", "items": [deep]}
+    row["messages"] = [m for m in row["messages"] if m["role"] != "tool"]
+    assert task_checklist(row)["reward"] in (0.0, 1.0)

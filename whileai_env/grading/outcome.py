@@ -40,7 +40,6 @@ had a read tool; a create target on a ``missing`` world that the world let succe
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Mapping
 from typing import Any
@@ -346,7 +345,7 @@ def _shows_task(t: Trajectory, step: Step) -> bool:
     wanted = [v for v in values if v]
     if not wanted or step.args:  # a read asked about something: it is taken at its word
         return True
-    said = json.dumps([step.args, step.result], default=str, ensure_ascii=False).lower()
+    said = t.result_text(step.at)  # the answer as the agent saw it (the read took no arguments)
     if any(
         v in said or (is_phone(v) and any(same_phone(v, p) for p in phones_in(said)))
         for v in wanted

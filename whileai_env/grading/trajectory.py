@@ -392,7 +392,10 @@ class Trajectory:
             step = self.steps[i]
             seen = self._tool_texts.get(step.call_id) if step.call_id is not None else None
             if seen is None:
-                seen = json.dumps(step.result, ensure_ascii=False, default=str)
+                try:
+                    seen = json.dumps(step.result, ensure_ascii=False, default=str)
+                except (RecursionError, ValueError):  # a hostile result nested past any real one
+                    seen = ""
             text = self._results[i] = seen.lower()
         return text
 
