@@ -174,6 +174,7 @@ class World:
             extras=self._profile.extras,
             related=self._profile.related,
             id_for=self._id_for,
+            senses=self._profile.senses,
         )
         signature = f"{self.spec.content_hash}|{self._options_json}|{self.seed}"
         self.store = Store(

@@ -24,7 +24,13 @@ from whileai_env.spec.evidence import first_sentence, is_computation
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.world.hints import hints_of
 from whileai_env.world.naming import slug
-from whileai_env.world.records import OWNED_NOUNS, extras_for, has_template, is_person
+from whileai_env.world.records import (
+    OWNED_NOUNS,
+    extras_for,
+    has_template,
+    is_person,
+    senses_of,
+)
 from whileai_env.world.roles import CALCULATOR_WORDS, Roles, find_roles, is_zone_argument
 from whileai_env.world.validation import ArgumentValidator
 
@@ -416,6 +422,7 @@ class SpecProfile:
     enums: dict[str, tuple[Any, ...]] = field(default_factory=dict)
     extras: dict[str, tuple[str, ...]] = field(default_factory=dict)
     related: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    senses: dict[str, str] = field(default_factory=dict)
 
     def id_key(self, noun: str) -> str:
         """The argument name that carries ids of ``noun`` in this spec (``order_id``)."""
@@ -784,11 +791,17 @@ def build_profile(spec: Spec) -> SpecProfile:
     """Profile every tool of ``spec`` and gather the spec's vocabulary per noun."""
     sp = SpecProfile(spec=spec)
     texts: dict[str, list[str]] = {}
+    about: dict[str, list[str]] = {}
     services = _service_nouns(spec, service_prefixes(spec))
     common = _common_nouns(spec)
     for tool in spec.tools:
         tp = _profile_tool(tool, services, common)
         sp.tools[tool.name] = tp
+        said = " ".join(
+            [tool.description or "", *(" ".join(name_tokens(a)) for a in tp.properties)]
+        )
+        for noun in {tp.noun, *tp.nouns.values()}:
+            about.setdefault(noun, []).append(said)
         for arg in tp.locators:
             noun = tp.nouns[arg]
             current = sp.id_keys.get(noun)
@@ -817,6 +830,7 @@ def build_profile(spec: Spec) -> SpecProfile:
                 sp.statuses[tp.noun] = found
     for noun, parts in texts.items():
         sp.extras[noun] = extras_for(" ".join(parts))
+    sp.senses = senses_of({noun: " ".join(parts) for noun, parts in about.items()})
     entity_nouns = {tp.nouns[tp.primary] for tp in sp.tools.values() if tp.primary is not None}
     for name, tp in sp.tools.items():
         checked = tuple(

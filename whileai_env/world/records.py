@@ -35,6 +35,9 @@ class RecordContext:
     extras: Mapping[str, tuple[str, ...]]
     related: Mapping[str, tuple[str, ...]]
     id_for: Callable[[str, random.Random], Any]
+    #: nouns the spec uses in another of their senses: noun -> the template to use (``card`` on
+    #: a board -> ``task``), from :func:`senses_of`
+    senses: Mapping[str, str] = field(default_factory=dict)
     _extra_plan: dict[str, tuple[str, ...]] = field(default_factory=dict, init=False, repr=False)
 
     def extras_to_add(self, noun: str, record: Mapping[str, Any]) -> tuple[str, ...]:
@@ -475,6 +478,36 @@ OWNED_NOUNS = frozenset(
 )
 
 
+# Nouns with a second common sense, the words that show a spec means it, and the words that
+# show it means the first after all: a "card" on a board or in a list (Trello, any kanban
+# tool) is a task to do, not a payment card.
+_SENSES: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
+    "card": (
+        re.compile(
+            r"\b(boards?|columns?|lanes?|swimlanes?|kanban|checklists?|sprints?|backlog|list ids?"
+            r"|to a list|in a list|the list it|another list)\b"
+        ),
+        re.compile(
+            r"\b(credit|debit|payments?|bank\w*|pin|cvv|cvc|expir\w*|charges?|wallet|balance"
+            r"|transactions?|cardholder|spend\w*|frozen|freeze|lost|stolen|issuer|brand)\b"
+        ),
+        "task",
+    ),
+}
+
+
+def senses_of(texts: Mapping[str, str]) -> dict[str, str]:
+    """The nouns a spec uses in their second sense, each with the template it takes there.
+
+    ``texts`` maps a noun to what the spec says about it (descriptions, argument names)."""
+    out: dict[str, str] = {}
+    for noun, (other, first, template) in _SENSES.items():
+        text = texts.get(noun, "").lower()
+        if other.search(text) and not first.search(text):
+            out[noun] = template
+    return out
+
+
 def template_for(noun: str) -> Template:
     """The template of ``noun``: the whole noun, else its last word, else its first, else generic."""
     words = noun.split()
@@ -569,7 +602,7 @@ _EXTRA_FNS = {name: fn for _, name, fn in _EXTRAS}
 
 def build_record(c: RecordContext, noun: str, r: random.Random) -> Record:
     """A fresh record of ``noun`` (without its id), drawn from ``r``."""
-    record = template_for(noun)(c, noun, r)
+    record = template_for(c.senses.get(noun, noun))(c, noun, r)
     for name in c.extras_to_add(noun, record):
         if name not in record:
             record[name] = _EXTRA_FNS[name](c, r)
