@@ -310,3 +310,33 @@ def test_declared_output_schemas_hold(spec_name, tool_name):
 
 def test_some_example_tools_declare_an_output_schema():
     assert len(OUTPUT_TOOLS) >= 2
+
+
+def test_a_field_named_payload_is_read_back_not_a_crash():
+    """PayPal's ``cancel_subscription(subscription_id, payload)`` stored ``payload`` on the
+    record, and the next read answered 500 (``ok()`` got two values for ``payload``)."""
+    tools = [
+        {
+            "name": name,
+            "description": description,
+            "parameters": {"type": "object", "properties": props, "required": ["subscription_id"]},
+        }
+        for name, description, props in (
+            (
+                "show_subscription_details",
+                "Show a subscription.",
+                {"subscription_id": {"type": "string"}},
+            ),
+            (
+                "cancel_subscription",
+                "Cancel a subscription.",
+                {"subscription_id": {"type": "string"}, "payload": {"type": "object"}},
+            ),
+        )
+    ]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=1, options={"exists_share": 1.0})
+    args = {"subscription_id": "I-BW452GLLEP1G", "payload": {"reason": "moving"}}
+    assert world.call("cancel_subscription", args)["status"] == "ok"
+    after = world.call("show_subscription_details", {"subscription_id": "I-BW452GLLEP1G"})
+    assert after["status"] == "ok" and not world.internal_errors, (after, world.internal_errors)
+    assert after["payload"] == {"reason": "moving"}, after

@@ -41,8 +41,8 @@ class Call:
         return arg is not None and type(self.args.get(arg)) in (str, int)
 
 
-def ok(payload: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
-    """``{"status": "ok", ...}``."""
+def ok(payload: dict[str, Any] | None = None, /, **fields: Any) -> dict[str, Any]:
+    """``{"status": "ok", ...}``; positional-only, so a record field named ``payload`` is a field."""
     out: dict[str, Any] = {"status": "ok"}
     if payload:
         out.update(payload)
@@ -50,7 +50,7 @@ def ok(payload: dict[str, Any] | None = None, **fields: Any) -> dict[str, Any]:
     return out
 
 
-def error(code: str, message: str, **fields: Any) -> dict[str, Any]:
+def error(code: str, message: str, /, **fields: Any) -> dict[str, Any]:
     """``{"status": "error", "error": {"code", "message", ...}}``."""
     return {"status": "error", "error": {"code": code, "message": message, **fields}}
 

@@ -86,6 +86,7 @@ def resolve_field(record: Mapping[str, Any], arg: str) -> str | None:
 
 
 _MISSING = object()
+_STATUS_WORDS = frozenset({"status", "state", "stage"})
 
 
 def _resolve(record: Mapping[str, Any], arg: str) -> str | None:
@@ -103,10 +104,13 @@ def _resolve(record: Mapping[str, Any], arg: str) -> str | None:
     wanted = word_set(base)
     if not wanted:
         return None
-    for key in record:
+    # a record's own status field (``collection_status``) is never what an argument named only
+    # for the record (``collection``) changes: that argument names the record
+    keys = [k for k in record if not k.endswith("_status") or wanted & _STATUS_WORDS]
+    for key in keys:
         if wanted <= word_set(key):
             return key
-    for key in record:
+    for key in keys:
         have = word_set(key)
         if have and have <= wanted:
             return key

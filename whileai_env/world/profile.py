@@ -65,6 +65,12 @@ _STOP = frozenset(
         "history",
         "state",
         "as",
+        # how many records a call acts on (``update-many``, ``delete_one``, ``bulk_update``),
+        # not what they are
+        "many",
+        "one",
+        "bulk",
+        "multiple",
     }
 )
 _ATTRIBUTES = frozenset(

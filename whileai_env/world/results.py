@@ -1000,9 +1000,11 @@ def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]
     names_fields = any(resolve_field(record, k) for k in value)
     # ``ticket: {"status": "pending"}`` on a ticket: the record's own noun wrapping its fields,
     # not a value of the ``ticket_status`` its name is near (Freshdesk's update_ticket)
-    near = name is not None and name != arg and not isinstance(record.get(name), dict)
-    if near and name_tokens(name or "")[:-1] == name_tokens(arg) and _is_status(name or ""):
+    if name is None and any(
+        _is_status(k) and name_tokens(k)[:-1] == name_tokens(arg) for k in record
+    ):
         return True  # ``ticket: {"due_date": …}``: the ticket's own noun, never its status
+    near = name is not None and name != arg and not isinstance(record.get(name), dict)
     held = name is not None and (isinstance(record.get(name), dict) or not wrapper)
     if held and not (near and names_fields):
         return False  # ``priority: {"name": "High"}`` is the priority's value, not changes

@@ -32,6 +32,7 @@ from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env.spec.arguments import argument_role
 from whileai_env.world import phrases as ph
 from whileai_env.world.concepts import NUMBER_RANGES, Field, field, number_concept, string_concept
+from whileai_env.world.documents import operators_of, pipeline, update_document
 from whileai_env.world.formats import format_value, strict_validator
 from whileai_env.world.ids import id_candidates
 from whileai_env.world.makers import Scope, argv, like, make_strings, tense
@@ -395,7 +396,18 @@ class Walker:
         keys = _FREE_KEYS.get(words[-1] if words else "", _RECORD_KEYS)
         key = scope.rng("free key", name).choice(keys)
         made = {key: self.value(self._extra_schema(schema, key), key, scope.child("prop", key))}
+        if operators_of(name, _field(name, schema, scope).text) == "update":
+            wrapped = update_document(made)
+            made = wrapped if fits(wrapped, schema, self.root) else made
         return made if fits(made, schema, self.root) else {}
+
+    def _pipeline(self, items: Any, scope: Scope, depth: int) -> list[dict[str, Any]]:
+        """An aggregation's stages, when its items are bare objects (see :mod:`.documents`)."""
+        stage = resolve(items, self.root) if isinstance(items, Mapping) else None
+        if stage is None or stage.get("properties") or stage.get("type") not in (None, "object"):
+            return []
+        match = self._free_form({"type": "object"}, "filter", scope.child("item", 0), depth + 1)
+        return pipeline(match, scope.rng("pipeline")) if match else []
 
     def _extra_schema(self, schema: Mapping[str, Any], key: str) -> Any:
         for pattern, sub in (schema.get("patternProperties") or {}).items():
@@ -420,6 +432,10 @@ class Walker:
             words = argv(f, scope)
             if len(words) >= low and (high is None or len(words) <= high):
                 return words
+        if hints is None and operators_of(name, f.text) == "pipeline":
+            stages = self._pipeline(items, scope, depth)
+            if stages and fits(stages, schema, self.root):
+                return stages
         count = (
             len(hints)
             if hints is not None
