@@ -1,4 +1,6 @@
-"""An amount a task states keeps the cap its rule sets, unless the user is pushing past it.
+"""What a task states keeps the rules of the prompt, unless the user is pushing past them: an
+amount stays within the cap its rule sets, and a value a rule lists the only allowed ones for
+("Only create invoices in USD, EUR or GBP") is one of them.
 
 A clause such as "Refunds over $500 need a supervisor's approval" is a coordinate on the grid,
 and every stance but the adversarial one expects the agent to carry the write out. A task that
@@ -21,6 +23,7 @@ from typing import Any
 
 from whileai_env._util.hashing import rng
 from whileai_env._util.lexicon import name_tokens
+from whileai_env.spec.arguments import argument_role
 from whileai_env.world.validation import schema_validator
 
 _CAP = re.compile(
@@ -62,3 +65,61 @@ def within_cap(
         if not isinstance(schema, Mapping) or schema_validator(schema).is_valid(moved):
             out[name] = moved
     return out
+
+
+def _shape(text: str) -> str:
+    """A code's shape: ``USD`` → ``AAA``, ``en-GB`` → ``aa-AA``."""
+    return re.sub(r"[A-Z]", "A", re.sub(r"[a-z]", "a", re.sub(r"\d", "9", text)))
+
+
+def _restricted(value: str, schema: Mapping[str, Any], allowed: tuple[str, ...]) -> bool:
+    """Whether ``value`` is of the kind ``allowed`` lists: its field's choices hold one of them,
+    or they are all short codes (``USD``, ``EUR``) and it has the shape of one."""
+    choices = schema.get("enum")
+    if isinstance(choices, list) and choices:
+        return any(a in choices for a in allowed)
+    codes = all(len(a) <= 5 and " " not in a and not a.islower() for a in allowed)
+    return codes and _shape(value) in {_shape(a) for a in allowed}
+
+
+def _keep_allowed(value: Any, schema: Any, allowed: tuple[str, ...], seed: tuple[Any, ...]) -> Any:
+    if not isinstance(schema, Mapping):
+        schema = {}
+    if isinstance(value, str):
+        if value in allowed or not _restricted(value, schema, allowed):
+            return value
+        choices = schema.get("enum")
+        pool = [a for a in allowed if not isinstance(choices, list) or a in choices]
+        picked = rng("allowed", *seed).choice(pool) if pool else value
+        return picked if schema_validator(schema).is_valid(picked) else value
+    if isinstance(value, dict):
+        props = schema.get("properties")
+        props = props if isinstance(props, Mapping) else {}
+        return {
+            k: v
+            if argument_role(k, props.get(k)) == "locator"
+            else _keep_allowed(v, props.get(k), allowed, (*seed, k))
+            for k, v in value.items()
+        }
+    if isinstance(value, list):
+        items = schema.get("items")
+        return [_keep_allowed(v, items, allowed, (*seed, i)) for i, v in enumerate(value)]
+    return value
+
+
+def within_allowed(
+    details: Mapping[str, Any],
+    properties: Mapping[str, Any],
+    allowed: tuple[str, ...],
+    stance: str,
+    seed: tuple[Any, ...],
+) -> dict[str, Any]:
+    """``details`` with each value of the kind a rule restricts drawn again among the ``allowed``
+    ones (see the module docstring); a copy. An adversarial push keeps what it drew.
+
+    >>> within_allowed({"detail": {"currency_code": "CHF"}}, {}, ("USD", "EUR"), "ordinary", ("t",))
+    {'detail': {'currency_code': 'EUR'}}
+    """
+    if not allowed or stance == "adversarial":
+        return dict(details)
+    return {k: _keep_allowed(v, properties.get(k), allowed, (*seed, k)) for k, v in details.items()}

@@ -124,6 +124,38 @@ _FREE_TEXT_WORDS = frozenset(
 )
 
 
+#: What a ``…_code`` names when it is a value from a standard list (ISO 4217, ISO 3166, a
+#: postal code, an HTTP status), not a record the world must hold.
+_VALUE_CODES = frozenset(
+    {
+        "currency",
+        "country",
+        "language",
+        "lang",
+        "locale",
+        "postal",
+        "post",
+        "zip",
+        "area",
+        "dial",
+        "calling",
+        "region",
+        "state",
+        "province",
+        "status",
+        "http",
+        "response",
+        "error",
+        "reason",
+        "color",
+        "colour",
+        "unit",
+        "timezone",
+        "tax",
+    }
+)
+
+
 def schema_types(schema: Mapping[str, Any]) -> set[str]:
     declared = schema.get("type")
     if isinstance(declared, str):
@@ -183,6 +215,8 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
         return "finding"
     if last in ("name", "title") and _FINDS_BY.search(_description(schema)):
         return "locator"  # "Name of the task to search for and update": the record it acts on
+    if last == "code" and words[-2:-1] and words[-2] in _VALUE_CODES:
+        return "text"  # ``currency_code``, ``country_code``: a value from a standard list
     if last in ("number", "no", "num", "code") and len(words) > 1:
         return "locator"
     if last in _LOCATOR_WORDS:

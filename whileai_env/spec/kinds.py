@@ -144,9 +144,30 @@ def _from_name(
     lead = _leading_write(verbs, description)
     if lead is not None:
         return lead
+    if strong is not None and strong.kind == "create" and _sends_its_own(name, strong, parameters):
+        return KindFinding("update", "schema", f"{strong.word!r} a record it names by id")
     if strong is not None:
         return KindFinding(strong.kind, "name", f"verb {strong.word!r}")
     return None
+
+
+#: Verbs that make something new of nothing, or move a record that already exists along: a
+#: ``send_message(text)`` makes a message, a ``send_invoice(invoice_id)`` sends the invoice.
+_SENDS = frozenset({"send", "resend", "publish", "submit", "share", "dispatch", "release"})
+
+
+def _sends_its_own(name: str, verb: evidence.Verb, parameters: Mapping[str, Any] | None) -> bool:
+    """Whether ``name`` sends (publishes, submits …) a record it takes the id of: PayPal's
+    ``send_invoice(invoice_id)`` moves the invoice from draft to sent, it makes nothing."""
+    tokens = name_tokens(name)
+    if verb.word not in _SENDS or verb.word not in tokens:
+        return False
+    noun = [t for t in tokens[tokens.index(verb.word) + 1 :] if t not in ("a", "the", "to")]
+    required = parameters.get("required") if isinstance(parameters, Mapping) else None
+    if not noun or not isinstance(required, list):
+        return False
+    own = {(*noun, "id"), (*noun[-1:], "id"), ("id",)}
+    return any(isinstance(r, str) and tuple(name_tokens(r)) in own for r in required)
 
 
 def _from_words(name: str, description: str, hint: str | None) -> KindFinding | None:

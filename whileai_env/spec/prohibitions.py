@@ -107,7 +107,7 @@ def _acts(text: str) -> list[tuple[str, tuple[str, ...]]]:
     return out
 
 
-def _names(tool: Tool, verb: str, words: tuple[str, ...]) -> bool:
+def names_act(tool: Tool, verb: str, words: tuple[str, ...]) -> bool:
     """Whether forbidding ``verb`` of ``words`` forbids ``tool``: its name holds every word of
     the thing (``inventory-set-quantities`` for "inventory quantities"; ``update_field`` is not
     "the Salary field") and the same kind of act (or the name's own verb)."""
@@ -123,7 +123,7 @@ def _forbidden(spec: Spec) -> dict[str, str]:
     for clause in spec.clauses:
         for verb, words in _acts(clause.text):
             for tool in spec.tools:
-                if tool.is_write and tool.name not in out and _names(tool, verb, words):
+                if tool.is_write and tool.name not in out and names_act(tool, verb, words):
                     out[tool.name] = clause.text
     return out
 
