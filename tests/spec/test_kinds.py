@@ -9,6 +9,7 @@ from hypothesis import strategies as st
 
 import whileai_env as wenv
 from whileai_env._util.lexicon import VERB_KINDS, name_tokens, verb_kind
+from whileai_env.spec.arguments import argument_role
 from whileai_env.spec.kinds import classify_tool, explain_kind
 
 NUM = {"type": "number"}
@@ -276,3 +277,49 @@ def test_a_write_verb_that_is_also_a_noun_leads_when_the_description_says_it(
 def test_a_record_id_or_a_page_is_nothing_to_compute_with(name, description, props):
     found = explain_kind(name, description, {"type": "object", "properties": props})
     assert (found.kind, found.source) == ("read", "name"), found
+
+
+def _required(*names: str) -> dict:
+    return {
+        "type": "object",
+        "properties": {n: {"type": "string"} for n in names},
+        "required": list(names),
+    }
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "props", "kind"),
+    [
+        ("send_invoice", "Send an invoice to the recipient(s).", _required("invoice_id"), "update"),
+        ("submitReview", "Submit a review for approval.", _required("reviewId"), "update"),
+        ("send_message", "Send a message.", _required("thread_id", "text"), "create"),
+        ("send_email", "Send an email.", _required("to", "subject"), "create"),
+        (
+            "aggregate",
+            "Run an aggregation against a MongoDB collection",
+            _required("pipeline"),
+            "read",
+        ),
+    ],
+)
+def test_sending_a_record_it_names_by_id_moves_it_along(name, description, props, kind):
+    """PayPal's ``send_invoice(invoice_id)`` was a create: the invoice stayed a draft."""
+    assert classify_tool(name, description, props) == kind
+
+
+@pytest.mark.parametrize(
+    ("name", "role"),
+    [
+        ("currency_code", "text"),
+        ("currencyCode", "text"),
+        ("country_code", "text"),
+        ("postalCode", "text"),
+        ("discount_code", "locator"),
+        ("airport_code", "locator"),
+        ("order_number", "locator"),
+    ],
+)
+def test_a_code_from_a_standard_list_is_a_value_not_a_record(name, role):
+    """PayPal's ``create_order(currencyCode="USD")`` treated USD as a record to find: "currency
+    USD is already completed"."""
+    assert argument_role(name, {"type": "string"}) == role
