@@ -340,3 +340,43 @@ def test_a_field_named_payload_is_read_back_not_a_crash():
     after = world.call("show_subscription_details", {"subscription_id": "I-BW452GLLEP1G"})
     assert after["status"] == "ok" and not world.internal_errors, (after, world.internal_errors)
     assert after["payload"] == {"reason": "moving"}, after
+
+
+INVOICE_TOOLS = [
+    {
+        "name": "get_invoice",
+        "description": "Get an invoice.",
+        "parameters": {
+            "type": "object",
+            "properties": {"invoice_id": {"type": "string"}},
+            "required": ["invoice_id"],
+        },
+    },
+    {
+        "name": "create_invoice",
+        "description": "Create an invoice.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "detail": {"type": "object", "properties": {"currency_code": {"type": "string"}}},
+                "items": {"type": "array", "items": {"type": "object"}},
+            },
+            "required": ["detail", "items"],
+        },
+    },
+]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_made_record_holds_what_the_call_said_not_a_template_beside_it(seed):
+    """A trial PayPal spec's new invoice read back a template's "Cast iron skillet" line for
+    371.49, a total of 371.49 and ``currency: EUR`` beside the stated USD "Logo design" item."""
+    world = wenv.World(wenv.load_spec(tools=INVOICE_TOOLS), seed=seed)
+    item = {"name": "Logo design", "quantity": 1, "unit_amount": {"value": "250.00"}}
+    made = world.call("create_invoice", {"detail": {"currency_code": "USD"}, "items": [item]})
+    assert made["status"] == "ok", made
+    read = world.call("get_invoice", {"invoice_id": made["invoice_id"]})
+    lists = [k for k, v in read.items() if isinstance(v, list) and v and isinstance(v[0], dict)]
+    assert lists == ["items"] and read["items"] == [item], read
+    assert "total" not in read and read.get("currency", "USD") == "USD", read
+    assert read.get("issued_at", made["created_at"]) == made["created_at"], read

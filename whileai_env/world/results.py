@@ -1227,7 +1227,58 @@ _HISTORY = frozenset(
     {"comments", "replies", "notes", "history", "activity", "activities", "attachments"}
 )
 #: When a record was made, by the verb of its making: a message just sent was sent now.
-_MADE_AT = ("sent_at", "submitted_at", "posted_at", "placed_at", "filed_at", "booked_at")
+_MADE_AT = (
+    "sent_at",
+    "submitted_at",
+    "posted_at",
+    "placed_at",
+    "filed_at",
+    "booked_at",
+    "issued_at",
+    "opened_at",
+)
+
+
+#: Fields a record's line items add up to.
+_SUMS = frozenset({"total", "subtotal", "amount", "total_amount", "grand_total", "price"})
+
+
+def _nested_keys(value: Any, depth: int = 0) -> set[str]:
+    """Every key of the objects inside ``value`` (not its own), at any depth up to 6."""
+    found: set[str] = set()
+    if depth > 6:
+        return found
+    items = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+    for item in items:
+        if isinstance(item, dict):
+            found |= {k for k in item if isinstance(k, str)}
+        found |= _nested_keys(item, depth + 1)
+    return found
+
+
+def _drop_restated(record: dict[str, Any], args: Mapping[str, Any], written: list[str]) -> None:
+    """A record made from a call holds what the call said, not a template's guess beside it: a
+    field a stated object restates (``detail.currency_code`` for ``currency``), and the
+    template's own line items and their total where the call listed its items. A trial PayPal
+    spec's new invoice read back a "Cast iron skillet" line for 371.49 next to the stated "Logo
+    design" item at 250.00."""
+    leaves = set()
+    for value in args.values():
+        leaves |= _nested_keys({"": value})
+    lists_items = any(
+        isinstance(v, list) and v and all(isinstance(i, dict) for i in v) for v in args.values()
+    )
+    for name in list(record):
+        if name in written or name.endswith("_status") or name.endswith("_id"):
+            continue
+        value = record[name]
+        words = word_set(name)
+        restated = bool(words) and any(words <= word_set(leaf) for leaf in leaves)
+        template_items = (
+            lists_items and isinstance(value, list) and bool(value) and isinstance(value[0], dict)
+        )
+        if restated or template_items or (lists_items and name in _SUMS):
+            del record[name]
 
 
 def _fresh(record: dict[str, Any], now: str, written: list[str]) -> None:
@@ -1267,6 +1318,7 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
     ident = str(given) if given is not None else _fresh_id(call, noun, r)
     rec = copy_json(store.build(noun, ident))
     written = _apply(rec, call.args, set(p.new_ids), add=True, status_name=status_field(noun))
+    _drop_restated(rec, call.args, written)
     if call.spec.id_key(noun) in rec:  # the record says the id it was created under
         rec[call.spec.id_key(noun)] = ident
     field_name = status_field(noun)
