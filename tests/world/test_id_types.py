@@ -162,3 +162,17 @@ def test_an_entity_is_keyed_by_the_argument_that_names_it_not_a_shorter_locator(
     assert build_profile(hooks).id_keys.get("webhook") == "id"
     made = wenv.World(spec, seed=0).call("create_issue", {"project_key": "PROJ", "summary": "x"})
     assert made["status"] == "ok" and "issue_key" in made and "url" not in made
+
+
+@pytest.mark.parametrize(
+    "pattern", ["^[A-Za-z0-9_-]{1,127}$", "^[a-z0-9]+$", "^.{1,255}$", "^[A-Z0-9-]+$"]
+)
+def test_a_loose_pattern_gives_ids_of_an_ids_length(pattern):
+    """PayPal's ids are declared ``^[A-Za-z0-9_-]{1,127}$``: sampled as it is, it made invoice
+    ids ``"D"`` and ``"E_"``, which no user would read out."""
+    from whileai_env.world.makers import Scope
+    from whileai_env.world.schema_values import value_for
+
+    schema = {"type": "string", "pattern": pattern}
+    ids = [value_for(schema, "invoice_id", Scope(seed=s, now=0), locator=True) for s in range(30)]
+    assert all(fits(i, schema, schema) and len(i) >= 6 for i in ids), ids

@@ -10,6 +10,7 @@ prefix by noun and digits (``T-10442``, ``INV-58213``).
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator, Mapping
 from typing import Any
 
@@ -99,14 +100,34 @@ def id_candidates(
             yield like(e, r(), now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
         yield from make_strings(concept, f, scope)
-    if isinstance(schema.get("pattern"), str):
+    pattern = schema.get("pattern")
+    if isinstance(pattern, str):
+        loose = _LOOSE.fullmatch(pattern)
+        if loose:  # a validator, not a format: an id like the spec's others, or a long enough one
+            yield noun_id(f, scope)
         yield sample(
-            schema["pattern"],
+            _lengthened(loose) if loose else pattern,
             r(),
             min_length=schema.get("minLength") or 0,
             max_length=schema.get("maxLength"),
         )
     yield noun_id(f, scope)
+
+
+def _lengthened(loose: re.Match[str]) -> str:
+    """A loose pattern's characters at an id's length: 8 to 16 of them, within its own bounds."""
+    low, high = loose["low"], loose["high"]
+    top = int(high) if high else 16
+    least = max(int(low or 0), min(8, top))
+    return f"^{loose['chars']}{{{least},{max(least, min(top, 16))}}}$"
+
+
+#: A pattern that only says which characters an id may hold and how long it may be at most
+#: (PayPal's ``^[A-Za-z0-9_-]{1,127}$``, ``^.{1,255}$``, ``^[A-Z0-9-]+$``): sampled as it is,
+#: it gave invoice ids ``"D"`` and ``"E_"``.
+_LOOSE = re.compile(
+    r"\^?(?P<chars>\[[^\]]+\]|\.|\\[wdS])(?:[+*]|\{(?P<low>[0-4]?),(?P<high>\d{2,})?\})\$?"
+)
 
 
 def noun_id(f: Field, scope: Scope) -> str:
