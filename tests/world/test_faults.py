@@ -321,3 +321,13 @@ def test_drawn_tasks_carry_their_schedule_and_the_world_applies_it(order_spec_fo
 @pytest.fixture
 def order_spec_for_grid(order_tools_spec):
     return order_tools_spec
+
+
+def test_a_truncated_record_has_no_next_page(order_tools_spec):
+    """A trial PayPal spec's truncated ``get_dispute`` (one record) and an empty list both came
+    back with ``has_more`` and a ``next_page_token``: nothing to page to."""
+    rule = {"tool": "get_order", "kind": "truncated", "mode": "persistent"}
+    world = wenv.World(order_tools_spec, options={"exists_share": 1.0}, faults=[rule])
+    record = world.call("get_order", {"order_id": "48213"})
+    assert record["truncated"] is True, record
+    assert "has_more" not in record and "next_page_token" not in record, record

@@ -248,6 +248,11 @@ def _malformed(
     return {"status": "ok", "raw": raw, "content_type": "application/json"}
 
 
+#: The list a listing's page is (a record's own lists, an order's ``items`` beside its
+#: ``total``, are no page).
+_PAGES = frozenset({"items", "results", "matches", "data", "records", "entries", "hits"})
+
+
 def _truncated(
     tool: Tool,
     args: dict[str, Any],
@@ -257,10 +262,13 @@ def _truncated(
 ) -> dict[str, Any]:
     out = dict(fresh or {"status": "ok"})
     token = "pt_" + hex_id("page-token", key, length=20)
-    lists = [k for k, v in out.items() if isinstance(v, list)]
+    lists = [k for k, v in out.items() if isinstance(v, list) and v]
     texts = [k for k, v in out.items() if isinstance(v, str) and len(v) > 40]
+    paged = False
     if lists:
         name = "items" if "items" in lists else max(lists, key=lambda k: len(out[k]))
+        record = any(k == "id" or k.endswith(("_id", "Id")) for k in out)
+        paged = "count" in out or (name in _PAGES and not record)
         full = out[name]
         keep = params.get("keep")
         keep = (
@@ -279,8 +287,9 @@ def _truncated(
         for k in fields[(len(fields) + 1) // 2 :]:
             del out[k]
     out["truncated"] = True
-    out["has_more"] = True
-    out["next_page_token"] = token
+    if paged:  # a page token only where a listing was cut: a record has no next page
+        out["has_more"] = True
+        out["next_page_token"] = token
     return out
 
 
