@@ -323,3 +323,10 @@ def test_a_code_from_a_standard_list_is_a_value_not_a_record(name, role):
     """PayPal's ``create_order(currencyCode="USD")`` treated USD as a record to find: "currency
     USD is already completed"."""
     assert argument_role(name, {"type": "string"}) == role
+
+
+@pytest.mark.parametrize("name", ["sort_order", "sortOrder", "order_by", "orderBy", "sort_by"])
+def test_how_a_list_is_ordered_is_no_order_to_find(name):
+    """Zendesk's ``get_tickets(sort_order)`` was a locator: "Which sort order is this about?",
+    and the world answered "sort order desc not found"."""
+    assert argument_role(name, {"type": "string"}) == "text"

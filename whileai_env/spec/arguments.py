@@ -215,6 +215,8 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
         return "finding"
     if last in ("name", "title") and _FINDS_BY.search(_description(schema)):
         return "locator"  # "Name of the task to search for and update": the record it acts on
+    if "sort" in words or words[:2] == ["order", "by"] or words[-2:] == ["order", "by"]:
+        return "text"  # ``sort_order``, ``order_by``: how a list is ordered, not an order
     if last == "code" and words[-2:-1] and words[-2] in _VALUE_CODES:
         return "text"  # ``currency_code``, ``country_code``: a value from a standard list
     if last in ("number", "no", "num", "code") and len(words) > 1:
