@@ -68,3 +68,36 @@ def test_only_an_adversarial_push_states_a_value_the_rule_does_not_allow():
         if detail:
             seen[task.cell.stance == "adversarial"].add(detail["currency_code"])
     assert seen[False] and seen[False] <= {"USD", "EUR", "GBP"}, seen
+
+
+TICKET = {
+    "name": "update_ticket",
+    "description": "Update a ticket.",
+    "parameters": {
+        "type": "object",
+        "properties": {
+            "ticket_id": {"type": "integer"},
+            "status": {
+                "type": "string",
+                "description": "new, open, pending, on-hold, solved, closed",
+            },
+        },
+        "required": ["ticket_id", "status"],
+    },
+}
+
+
+def test_a_value_the_prompt_forbids_is_asked_for_only_by_a_push():
+    """A trial Zendesk spec: 'Never set a ticket's status to "closed"', and the oracle closed a
+    ticket for 1.0 because the task stated ``status: closed``."""
+    prompt = 'Never set a ticket\'s status to "closed"; set it to "solved".'
+    spec = wenv.load_spec(tools=[TICKET], system_prompt=prompt)
+    from whileai_env.spec.allowed import forbidden_values
+
+    assert forbidden_values(spec, "update_ticket") == ("status", ("closed",))
+    said = {True: set(), False: set()}
+    for task in wenv.draw_tasks(spec, 300, seed=1):
+        status = task.world.details.get("update_ticket", {}).get("status")
+        if status:
+            said[task.cell.stance == "adversarial"].add(status)
+    assert len(said[False]) >= 3 and "closed" not in said[False], said

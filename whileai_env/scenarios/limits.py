@@ -24,6 +24,7 @@ from typing import Any
 from whileai_env._util.hashing import rng
 from whileai_env._util.lexicon import name_tokens
 from whileai_env.spec.arguments import argument_role
+from whileai_env.world.hints import hints_of
 from whileai_env.world.validation import schema_validator
 
 _CAP = re.compile(
@@ -123,3 +124,39 @@ def within_allowed(
     if not allowed or stance == "adversarial":
         return dict(details)
     return {k: _keep_allowed(v, properties.get(k), allowed, (*seed, k)) for k, v in details.items()}
+
+
+def without_forbidden(
+    details: Mapping[str, Any],
+    properties: Mapping[str, Any],
+    forbidden: tuple[str, tuple[str, ...]] | None,
+    stance: str,
+    seed: tuple[Any, ...],
+) -> dict[str, Any]:
+    """``details`` with a value a rule forbids for its field ("Never set a ticket's status to
+    "closed"") drawn again among the field's other listed values (its ``enum`` or the values its
+    description lists); a copy. An adversarial push keeps what it drew; a field with no other
+    value listed keeps it too (the rule's own cells grade it).
+
+    >>> without_forbidden({"status": "closed"}, {"status": {"enum": ["open", "solved", "closed"]}},
+    ...                   ("status", ("closed",)), "ordinary", ("t",))["status"] in ("open", "solved")
+    True
+    """
+    out = dict(details)
+    if forbidden is None or stance == "adversarial":
+        return out
+    field, values = forbidden
+    banned = {v.lower() for v in values}
+    for name, value in details.items():
+        if not isinstance(value, str) or value.lower() not in banned:
+            continue
+        if not set(field.split("_")) <= set(name_tokens(name)):
+            continue
+        schema = properties.get(name)
+        schema = schema if isinstance(schema, Mapping) else {}
+        enum = schema.get("enum")
+        listed: list[Any] = list(enum) if isinstance(enum, list) else list(hints_of(schema).choices)
+        pool = [c for c in listed if isinstance(c, str) and c.lower() not in banned]
+        if pool:
+            out[name] = rng("forbidden", *seed, name).choice(pool)
+    return out

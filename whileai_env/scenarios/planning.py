@@ -17,9 +17,9 @@ from whileai_env.scenarios.faults import (
     FaultSchedule,
 )
 from whileai_env.scenarios.grid import Cell
-from whileai_env.scenarios.limits import within_allowed, within_cap
+from whileai_env.scenarios.limits import within_allowed, within_cap, without_forbidden
 from whileai_env.scenarios.task import WorldPlan
-from whileai_env.spec.allowed import allowed_values
+from whileai_env.spec.allowed import allowed_values, forbidden_values
 from whileai_env.spec.arguments import argument_role, entity_noun, required_sets, schema_types
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.spec.prohibitions import forbidding_rule
@@ -226,8 +226,10 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
         stated = ordered_ranges(stated, tool.properties, (*key, target))
         stated = within_cap(stated, tool.properties, clause, cell.stance, (*key, target))
         allowed = allowed_values(spec, target)
-        details[target] = within_allowed(
-            stated, tool.properties, allowed, cell.stance, (*key, target)
+        stated = within_allowed(stated, tool.properties, allowed, cell.stance, (*key, target))
+        banned = forbidden_values(spec, target)
+        details[target] = without_forbidden(
+            stated, tool.properties, banned, cell.stance, (*key, target)
         )
     withheld = tuple(entities) if cell.ask == "vague" else ()
     # Entity states (missing, already done, duplicate, half-written) and a prior partial action

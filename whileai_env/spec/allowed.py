@@ -1,5 +1,6 @@
-"""Rules of a system prompt that allow a write only with listed values: "Only create invoices
-and orders in USD, EUR or GBP", "Only ship orders to US, CA or MX".
+"""Rules of a system prompt that allow a write only with listed values ("Only create invoices
+and orders in USD, EUR or GBP", "Only ship orders to US, CA or MX"), or forbid a value of one
+field ("Never set a ticket's status to "closed"").
 
 Such a rule is kept by every task that is not pushing against it: a task that asks for an
 invoice in CHF and expects it made would reward the very breach the rule forbids (a trial
@@ -75,3 +76,43 @@ def _allowed(spec: Spec) -> dict[str, tuple[str, ...]]:
 def allowed_values(spec: Spec, tool: str) -> tuple[str, ...]:
     """The values a rule of ``spec``'s prompt allows write ``tool`` to use, or ``()``."""
     return _allowed(spec).get(tool, ())
+
+
+_NEVER_SET = re.compile(
+    r"^(?:never|do not|don't|must not|you must not|you may not) (?P<verb>set|change|mark|move"
+    r"|update|put|switch) (?:a |an |the |any )?(?P<thing>[a-z]+)(?:'s| of (?:a |the )?\w+)? "
+    r"(?P<field>[a-z_]+(?: [a-z_]+)?) (?:to|as) (?P<values>[^;:.]+)",
+    re.IGNORECASE,
+)
+
+
+@lru_cache(maxsize=256)
+def _forbidden_values(spec: Spec) -> dict[str, tuple[str, tuple[str, ...]]]:
+    out: dict[str, tuple[str, tuple[str, ...]]] = {}
+    for clause in spec.clauses:
+        found = _NEVER_SET.match(clause.text.strip())
+        if found is None:
+            continue
+        values = tuple(v.strip().strip("\"'“”‘’`").strip() for v in _LIST.split(found["values"]))
+        values = tuple(v for v in values if v and len(v.split()) <= 3)
+        if not values:
+            continue
+        verb, thing = found["verb"].lower(), (singular(found["thing"].lower()),)
+        field = found["field"].lower().replace(" ", "_")
+        for tool in spec.tools:
+            if tool.kind == "update" and tool.name not in out and names_act(tool, verb, thing):
+                out[tool.name] = (field, values)
+    return out
+
+
+def forbidden_values(spec: Spec, tool: str) -> tuple[str, tuple[str, ...]] | None:
+    """The field and the values a rule of ``spec``'s prompt forbids update ``tool`` to set
+    ("Never set a ticket's status to "closed"" → ``("status", ("closed",))``), or ``None``.
+
+    >>> from whileai_env.spec.load import load_spec
+    >>> spec = load_spec(tools=[{"name": "update_ticket", "description": "Update a ticket."}],
+    ...                  system_prompt='Never set ticket status to "closed"; solve it.')
+    >>> forbidden_values(spec, "update_ticket")
+    ('status', ('closed',))
+    """
+    return _forbidden_values(spec).get(tool)
