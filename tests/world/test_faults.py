@@ -331,3 +331,30 @@ def test_a_truncated_record_has_no_next_page(order_tools_spec):
     record = world.call("get_order", {"order_id": "48213"})
     assert record["truncated"] is True, record
     assert "has_more" not in record and "next_page_token" not in record, record
+
+
+def test_a_cut_list_for_a_create_lands_on_the_listing_of_its_records():
+    """A trial Zendesk spec's ``create_ticket`` (no id to share) got the truncated fault itself:
+    a ticket made came back "truncated", graded as a list cut short."""
+    from dataclasses import replace
+
+    tools = [
+        {"name": "get_tickets", "description": "List the latest tickets."},
+        {
+            "name": "create_ticket",
+            "description": "Create a ticket.",
+            "parameters": {
+                "type": "object",
+                "properties": {"subject": {"type": "string"}},
+                "required": ["subject"],
+            },
+        },
+    ]
+    spec = wenv.load_spec(tools=tools)
+    cell = next(c for c in build_grid(spec).cells if c.tool == "create_ticket")
+    cell = replace(cell, condition="truncated")
+    for i in range(8):
+        found = schedule_for_cell(
+            cell, ("create_ticket",), key=(i, cell.scenario_id, 0), fault_rate=1.0, spec=spec
+        )
+        assert found is not None and [r.tool for r in found.rules] == ["get_tickets"], found

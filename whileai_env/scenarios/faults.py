@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from whileai_env._util.frozen import FrozenDict, freeze, thaw
 from whileai_env._util.hashing import pick, unit
-from whileai_env._util.lexicon import name_tokens
+from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env.spec.arguments import argument_role
 
 if TYPE_CHECKING:
@@ -189,6 +189,13 @@ def _fault_tools(
         return (target,)
     wanted = {n for n in tool.properties if argument_role(n, tool.properties[n]) == "locator"}
     sharing = [t.name for t in spec.tools if not t.is_write and wanted & set(t.properties)]
+    if not sharing:  # ``create_ticket`` names no record: the reads of its noun (``get_tickets``)
+        words = {singular(w) for w in name_tokens(target)} - {"create", "add", "new", "make"}
+        sharing = [
+            t.name
+            for t in spec.tools
+            if not t.is_write and words & {singular(w) for w in name_tokens(t.name)}
+        ]
     return tuple(sharing) or (target,)
 
 
