@@ -2,4 +2,4 @@
 
 from whileai_env.cli import main
 
-main()
+main(prog_name="whileai-env")
