@@ -176,3 +176,31 @@ def test_a_loose_pattern_gives_ids_of_an_ids_length(pattern):
     schema = {"type": "string", "pattern": pattern}
     ids = [value_for(schema, "invoice_id", Scope(seed=s, now=0), locator=True) for s in range(30)]
     assert all(fits(i, schema, schema) and len(i) >= 6 for i in ids), ids
+
+
+@pytest.mark.parametrize(
+    ("example", "shape"),
+    [
+        ("gid://shopify/Product/1234567890", r"gid://shopify/Product/\d+"),
+        ("https://shop.example.com/products/1234567890", r"(?!https?://)\S+"),
+    ],
+)
+def test_an_id_in_a_scheme_of_its_own_is_made_in_that_shape(example, shape):
+    """Shopify names a product ``gid://shopify/Product/1234567890``: that is the id itself, while
+    a web address only holds one (a user's Shopify spec had products named ``"PROD-2"``)."""
+    import re
+
+    spec = wenv.load_spec(
+        tools=[
+            _tool("list_products", "List the shop's products.", {"limit": {"type": "integer"}}, []),
+            _tool(
+                "get_product",
+                "Get one product.",
+                {"id": {"type": "string", "description": f"The product's ID, e.g. {example}"}},
+                ["id"],
+            ),
+        ]
+    )
+    listed = wenv.World(spec, seed=3).call("list_products", {})
+    ids = [item["id"] for item in listed["items"]]
+    assert ids and all(re.fullmatch(shape, i) for i in ids), ids

@@ -95,8 +95,9 @@ def id_candidates(
     web = f.has("url", "uri", "link", "href", "endpoint", "webhook", "site", "page_url")
     for e in examples:
         # "in 'https://…/pages/123456789/…' the page ID is '123456789'": where the id sits, not it
-        # and a JSON list of ids a field also takes ('["cal1", "cal2"]') is ids, not an id
-        if any(c.isalnum() for c in e) and (web or "://" not in e) and e[:1] not in "[{":
+        # and a JSON list of ids a field also takes ('["cal1", "cal2"]') is ids, not an id; an id
+        # in a scheme of its own ("gid://shopify/Product/123") is the id
+        if any(c.isalnum() for c in e) and (web or not _WEB.match(e)) and e[:1] not in "[{":
             yield like(e, r(), now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
         yield from make_strings(concept, f, scope)
@@ -112,6 +113,10 @@ def id_candidates(
             max_length=schema.get("maxLength"),
         )
     yield noun_id(f, scope)
+
+
+#: An address on the web, which holds an id rather than being one.
+_WEB = re.compile(r"(?:https?|ftp|wss?)://|www\.", re.IGNORECASE)
 
 
 def _lengthened(loose: re.Match[str]) -> str:
