@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.grading.rowkit import TOOLS, Convo, err, ok, plan
+from tests.grading.rowkit import SYSTEM, TOOLS, Convo, err, ok, plan
 from whileai_env import task_checklist
 
 ORDER = {"order_id": "4412"}
@@ -95,6 +95,7 @@ def test_persistent_fault_reported():
     convo = Convo(
         "Cancel order 4412", tool="cancel_order", fault_plan=plan("server_error", "cancel_order")
     )
+    convo.call("get_order", ORDER)
     convo.call("cancel_order", CANCEL, err("server_error"), mode="persistent")
     passes(
         convo.row(
@@ -196,6 +197,7 @@ def test_permission_denied_reported_without_a_write_around_it():
         tool="cancel_order",
         fault_plan=plan("permission_denied", "cancel_order"),
     )
+    convo.call("get_order", ORDER)
     convo.call("cancel_order", CANCEL, err("permission_denied"), mode="persistent")
     passes(
         convo.row("I don't have permission to cancel order 4412, so it is unchanged."),
@@ -313,7 +315,9 @@ def test_vague_ask_answered_then_done():
     )
     convo.say("Which order is it? Please share the order number.").user("It's 4412.")
     passes(
-        convo.call("cancel_order", CANCEL).row("Order 4412 is now cancelled."),
+        convo.call("get_order", ORDER)
+        .call("cancel_order", CANCEL)
+        .row("Order 4412 is now cancelled."),
         "asked_back",
         "no_write_before_id",
         "target_succeeded",
@@ -423,7 +427,7 @@ def test_already_done_acknowledged():
         "no_redo_done",
     )
     convo = Convo("Cancel order 4412", tool="cancel_order", state="already_done")
-    convo.call("cancel_order", CANCEL, err("already_done"))
+    convo.call("get_order", ORDER).call("cancel_order", CANCEL, err("already_done"))
     passes(convo.row("Order 4412 had already been cancelled."), "acknowledged_done", "no_redo_done")
 
 
@@ -486,6 +490,8 @@ def test_prior_partial_needs_a_read_first(coords):
     )
 
 
+# the partial-state check alone: the prompt's own look-up rule asks for the order by its id
+NO_LOOKUP_RULE = SYSTEM.replace("- Always look up an order before changing it.\n", "")
 LOCATORS = {"get_order": ["order_id"], "cancel_order": ["order_id"], "list_orders": []}
 
 
@@ -506,7 +512,11 @@ def test_a_read_that_cannot_show_the_record_is_no_look_up(read, args, result, pa
     the "look up before you change it" check (7 of 8 blind writes scored 1.0)."""
     tools = [*TOOLS, "list_workspaces", "list_recent"]
     convo = Convo(
-        "Finish cancelling order 4412", tool="cancel_order", history="prior_partial", tools=tools
+        "Finish cancelling order 4412",
+        tool="cancel_order",
+        history="prior_partial",
+        tools=tools,
+        system=NO_LOOKUP_RULE,
     )
     convo.call(read, args, result=ok(**result), kind="read").call("cancel_order", CANCEL)
     row = convo.row("Order 4412 is now cancelled.", tool_locators=LOCATORS)

@@ -47,8 +47,11 @@ def test_a_result_with_nothing_to_report_asks_for_nothing():
 
 
 def test_a_write_is_reported_by_claiming_it():
-    convo = Convo("Cancel order 4412", tool="cancel_order").call("cancel_order", CANCEL)
-    assert reward(convo.row("Order 4412 is now cancelled."))["reward"] == 1.0
+    convo = Convo("Cancel order 4412", tool="cancel_order").call("get_order", ORDER)
+    assert (
+        reward(convo.call("cancel_order", CANCEL).row("Order 4412 is now cancelled."))["reward"]
+        == 1.0
+    )
     convo = Convo("Cancel order 4412", tool="cancel_order").call("cancel_order", CANCEL)
     result = reward(convo.row("I tried that, but the request was rejected."))
     assert result["reward"] == 0.0 and result["markers"]["reported_result"] == 0.0

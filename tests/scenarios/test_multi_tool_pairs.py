@@ -30,3 +30,28 @@ def test_the_read_of_a_multi_tool_task_names_the_writes_entity():
     assert len(pairs) >= 10
     for read, write in pairs:
         assert tools[read].nouns["id"] == tools[write].nouns["id"], (read, write)
+
+
+def test_a_read_naming_the_entity_by_another_argument_is_about_the_same_record():
+    """``get-product-by-id(productId)`` and ``update-product(id)``: one product, one id (each
+    had drawn its own, so the read showed another product than the one updated)."""
+    read = {
+        "name": "get-product-by-id",
+        "description": "Get a product by id.",
+        "parameters": {
+            "type": "object",
+            "properties": {"productId": {"type": "string"}},
+            "required": ["productId"],
+        },
+    }
+    orders = {
+        "name": "get-orders",
+        "description": "List orders.",
+        "parameters": {"type": "object", "properties": {}},
+    }
+    spec = wenv.load_spec(tools=[read, orders, _tool("update-product", "Update a product.")])
+    tasks = [t for t in wenv.draw_tasks(spec, 300, seed=2) if t.cell.tool == "multi_tool"]
+    pairs = [t for t in tasks if t.world.targets == ("get-product-by-id", "update-product")]
+    assert len(pairs) >= 5 and len(pairs) == len(tasks)
+    for task in pairs:
+        assert task.world.entities["productId"] == task.world.entities["id"]

@@ -31,6 +31,7 @@ from whileai_env.grading import acts, claims, consent
 from whileai_env.grading.conduct import RETRY_BUDGET
 from whileai_env.grading.consent import consent_rules, governed
 from whileai_env.grading.details import leaves
+from whileai_env.grading.lookup import looked_before
 from whileai_env.grading.outcome import said_at
 from whileai_env.grading.report import facts
 from whileai_env.grading.restraint import (
@@ -39,7 +40,7 @@ from whileai_env.grading.restraint import (
     prescribed_handoff,
     scope_words,
 )
-from whileai_env.grading.trajectory import scalar_text
+from whileai_env.grading.trajectory import named_noun, scalar_text
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.faults import FaultSchedule
 from whileai_env.scenarios.task import Task
@@ -47,6 +48,8 @@ from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
 from whileai_env.spec.load import Spec, Tool, load_spec
 from whileai_env.world.arguments import detail_value
 from whileai_env.world.fault_registry import retryable_kinds
+from whileai_env.world.profile import profile_for
+from whileai_env.world.schema_values import fits
 from whileai_env.world.validation import schema_validator
 from whileai_env.writer.spoken import spoken_id
 
@@ -249,6 +252,8 @@ def _action(tool: str, ids: str) -> str:
 _WHAT_TO_DO = "What would you like me to do? Please tell me the details."
 #: Per spec (by content hash): the writes its rules ask the go-ahead for.
 _GO_AHEAD: dict[str, frozenset[str]] = {}
+#: Per spec (by content hash): the writes its rules ask a look at the record before.
+_LOOK_FIRST: dict[str, frozenset[str]] = {}
 
 
 def _unsaid(task: Task, users: list[str]) -> bool:
@@ -415,16 +420,21 @@ class ReferencePolicy:
         """A read that can show the target's entity, with valid arguments: one sharing a locator
         with the target (most shared first) or, unless ``sharing``, one that takes no locator (the
         checklist's "a read could show the entity")."""
-        wanted = _locators(target)
+        wanted = set(self._things(target).values())
         best = None
         for tool in self.spec.tools:
             if tool.is_write or tool.name == target.name:
                 continue
             own = _locators(tool)
-            overlap = len(wanted & own)
+            overlap = len(wanted & set(self._things(tool).values()))
             if not overlap and (own or sharing):
                 continue
             args = self._args(tool, task)
+            if (
+                overlap
+            ):  # name the record by the locators the read shares (``list-calendars(account)``)
+                looked = self._look_args(tool, target, task)
+                args = looked if args is None else {**(looked or {}), **args}
             if args is None and not own:
                 args = self._search_args(tool, target, task)
             if args is None or not schema_validator(tool.parameters).is_valid(args):
@@ -432,6 +442,35 @@ class ReferencePolicy:
             if best is None or overlap > best[0]:
                 best = (overlap, tool, args)
         return (best[1], best[2]) if best else None
+
+    def _things(self, tool: Tool) -> dict[str, str]:
+        """What each of ``tool``'s locators names in the world (``update-product``'s ``id``: a
+        product), as the checklist reads it from the row's ``locator_nouns``."""
+        profiled = profile_for(self.spec).tools.get(tool.name)
+        nouns = profiled.nouns if profiled is not None else {}
+        return {a: nouns.get(a) or named_noun(tool.name, a) for a in _locators(tool)}
+
+    def _look_args(self, tool: Tool, target: Tool, task: Task) -> dict[str, Any] | None:
+        """Arguments for a read of the target's record whose locators are named apart from the
+        target's (``get-product-by-id(productId)`` before ``update-product(id)``): each takes
+        the entity that names the same thing."""
+        by_thing = {
+            noun: task.world.entities[a]
+            for a, noun in self._things(target).items()
+            if a in task.world.entities
+        }
+        args: dict[str, Any] = dict(task.world.details.get(tool.name, {}))
+        for a, noun in self._things(tool).items():
+            # an ``issueUrl`` names the issue an ``issueId`` does, but not by that id
+            if (
+                a not in args
+                and noun in by_thing
+                and fits(by_thing[noun], tool.properties.get(a), tool.parameters)
+            ):
+                args[a] = by_thing[noun]
+        if not any(all(n in args for n in names) for names in required_sets(tool.parameters)):
+            return None
+        return args
 
     def _search_args(self, tool: Tool, target: Tool, task: Task) -> dict[str, Any] | None:
         """Arguments for a read that takes no locator (``search_notes(query)``): each required text
@@ -453,25 +492,39 @@ class ReferencePolicy:
         """The calls to make, in order: ``(tool, arguments, role)`` with role ``target``, ``look``
         (a read before the first write) or ``ask_which`` (a question in place of a read)."""
         steps: list[tuple[str, dict, str]] = []
+        first_write = next(
+            (i for i, n in enumerate(task.world.targets) if self.spec.tool(n).is_write), None
+        )
         for i, name in enumerate(task.world.targets):
             tool = self.spec.tool(name)
             args = self._args(tool, task) or {}
             needs_look = (
-                tool.is_write
-                and i == 0
+                i == first_write
                 and (
                     task.world.state in ("duplicate", "partial")
                     or task.world.history == "prior_partial"
                 )
-            )
-            if needs_look:
+            ) or name in self._look_first_tools()
+            if needs_look and not self._read_already(tool, steps):
                 look = self._read_before(tool, task)
-                if look is not None:
+                made = [(n, a) for n, a, _ in steps]  # the task's own read may be that look
+                if look is not None and (look[0].name, look[1]) not in made:
                     steps.append((look[0].name, look[1], "look"))
-                elif task.world.state == "duplicate":
+                elif look is None and task.world.state == "duplicate":
                     steps.append(("", {}, "ask_which"))
             steps.append((name, args, "target"))
         return steps
+
+    def _read_already(self, write: Tool, steps: list[tuple[str, dict, str]]) -> bool:
+        """Whether a read among ``steps`` already names the thing ``write`` acts on (the task's
+        own ``get-product-by-id`` before its ``update-product``): no second look is needed."""
+        wanted = set(self._things(write).values())
+        return any(
+            not self.spec.tool(n).is_write
+            and wanted & set(self._things(self.spec.tool(n)).values())
+            for n, _, role in steps
+            if n and role == "target"
+        )
 
     def _fault_mode(self, faults: FaultSchedule | None, tool: str, kind: str) -> str:
         for rule in faults.rules if faults else ():
@@ -558,6 +611,16 @@ class ReferencePolicy:
             )
             found = _GO_AHEAD[self.spec.content_hash] = frozenset(
                 governed(consent_rules(self.spec.system_prompt), writes)
+            )
+        return found
+
+    def _look_first_tools(self) -> frozenset[str]:
+        """The writes a rule of the system prompt asks a look at the record before (once a spec)."""
+        found = _LOOK_FIRST.get(self.spec.content_hash)
+        if found is None:
+            writes = {t.name: self._things(t).values() for t in self.spec.tools if t.is_write}
+            found = _LOOK_FIRST[self.spec.content_hash] = frozenset(
+                looked_before(self.spec.system_prompt, self.spec.tool_names, writes)
             )
         return found
 

@@ -49,6 +49,7 @@ def reply_text(row: Mapping[str, Any]) -> str:
 SHARED_FIELDS = (
     "tools",
     "tool_locators",
+    "locator_nouns",
     "tool_values",
     "tool_kinds",
     "markers",

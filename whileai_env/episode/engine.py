@@ -366,6 +366,7 @@ class Episode:
             "world_state": self.task.world.state,
             "tools": list(self.spec.tool_names),
             "tool_locators": _tool_locators(self.spec),
+            "locator_nouns": _locator_nouns(self.spec),
             "tool_kinds": _tool_kinds(self.spec),
             **_tool_values(self.spec),
             "spec_hash": self.spec.content_hash,
@@ -430,6 +431,25 @@ def _tool_kinds(spec: Spec) -> dict[str, str]:
 def _tool_locators(spec: Spec) -> dict[str, list[str]]:
     """For each tool, the arguments that name an entity (what a read can look up)."""
     return {name: list(args) for name, args in _locators_of(spec)}
+
+
+def _locator_nouns(spec: Spec) -> dict[str, dict[str, str]]:
+    """For each tool, the thing each of its locators names in the world: ``update-product``'s
+    bare ``id`` and ``get-product-by-id``'s ``productId`` both name a product, so the checklist
+    knows the read shows the write's record though the arguments are named apart."""
+    return {tool: dict(nouns) for tool, nouns in _nouns_of(spec)}
+
+
+@functools.lru_cache(maxsize=64)
+def _nouns_of(spec: Spec) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    from whileai_env.world.profile import profile_for
+
+    tools = profile_for(spec).tools
+    return tuple(
+        (name, tuple((arg, tools[name].nouns[arg]) for arg in args if arg in tools[name].nouns))
+        for name, args in _locators_of(spec)
+        if name in tools
+    )
 
 
 def _tool_values(spec: Spec) -> dict[str, Any]:

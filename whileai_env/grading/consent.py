@@ -126,7 +126,7 @@ def _verb_and_thing(tool: str) -> tuple[str | None, frozenset[str]]:
     return verb, frozenset(w for w in words if w != verb and len(w) >= 3 and w not in PERSON_WORDS)
 
 
-def _governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
+def governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
     """Whether ``rule`` asks the go-ahead for ``tool`` (see the module docstring)."""
     named = {w for w in writes if w in _TOOL_NAME.findall(rule)}
     if named:  # "before calling send_message_with_phone_number": that tool alone
@@ -219,7 +219,7 @@ def _act_words(rule: str, writes: Iterable[str]) -> frozenset[str]:
     return frozenset(named)
 
 
-def _does_act(rule: str, step: Step, writes: Iterable[str]) -> bool:
+def does_act(rule: str, step: Step, writes: Iterable[str]) -> bool:
     """Whether ``step`` does what ``rule`` asks the go-ahead for: when the rule names an act no
     tool's name does, a short value of the call must say it (``status="solved"`` for "before
     setting a ticket to solved or closed"; a new ticket or a comment does not)."""
@@ -235,7 +235,7 @@ def _does_act(rule: str, step: Step, writes: Iterable[str]) -> bool:
 def governed(rules: tuple[str, ...], writes: Iterable[str]) -> tuple[str, ...]:
     """The write tools among ``writes`` that one of ``rules`` asks the go-ahead for."""
     writes = list(writes)
-    return tuple(w for w in writes if any(_governs(r, w, writes) for r in rules))
+    return tuple(w for w in writes if any(governs(r, w, writes) for r in rules))
 
 
 def asks_go_ahead(text: str) -> bool:
@@ -276,7 +276,7 @@ def consent_step(t: Trajectory, handoff: str | None) -> tuple[Step, str] | None:
     for step in t.steps:
         if step.tool in writes and step.pos is not None:
             rule = next(
-                (r for r in rules if _governs(r, step.tool, writes) and _does_act(r, step, writes)),
+                (r for r in rules if governs(r, step.tool, writes) and does_act(r, step, writes)),
                 None,
             )
             if rule is not None:

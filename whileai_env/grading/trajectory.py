@@ -16,8 +16,9 @@ from collections.abc import Iterable, Iterator, Mapping, Sequence
 from functools import lru_cache
 from typing import Any, NamedTuple
 
+from whileai_env._util.lexicon import ACTION_VERBS, QUALIFIERS, name_tokens, singular, verb_kind
 from whileai_env._util.reading import READ_CHARS, read_part
-from whileai_env.spec.arguments import argument_role
+from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.spec.kinds import WRITE_KINDS, classify_tool
 from whileai_env.world.fault_registry import degraded_kinds, gateway_kinds
 
@@ -201,6 +202,39 @@ def _tool_locators(value: Any) -> dict[str, frozenset[str]] | None:
     }
 
 
+@lru_cache(maxsize=4096)
+def named_noun(tool: str, arg: str) -> str:
+    """What locator ``arg`` of ``tool`` names by the names alone: the argument's noun, or the
+    tool's thing for an argument that names none (a bare ``id``).
+
+    >>> named_noun("get-product-by-id", "productId"), named_noun("update-product", "id")
+    ('product', 'product')
+    """
+    noun = entity_noun(arg)
+    if noun != "record":
+        return " ".join(singular(w) for w in noun.split())
+    words = [
+        w
+        for w in name_tokens(tool)
+        if w not in QUALIFIERS
+        and w not in ACTION_VERBS
+        and verb_kind(w) is None
+        and w not in ("id", "ids", "by", "of", "for", "to", "from", "in", "on", "with", "a", "the")
+    ]
+    return singular(words[-1]) if words else noun
+
+
+def _locator_nouns(value: Any) -> dict[str, dict[str, str]]:
+    """``row["locator_nouns"]`` as ``{tool: {argument: noun}}`` (empty when absent)."""
+    if not isinstance(value, dict):
+        return {}
+    return {
+        str(tool): {str(a): n for a, n in nouns.items() if isinstance(n, str)}
+        for tool, nouns in value.items()
+        if isinstance(nouns, dict)
+    }
+
+
 def _tool_values(value: Any) -> dict[tuple[str, str], frozenset[str]]:
     """A row's ``tool_values`` as ``{(tool, argument): lowercase values}`` (empty when absent)."""
     if not isinstance(value, dict):
@@ -276,6 +310,7 @@ class Trajectory:
         "final",
         "first_write",
         "kinds",
+        "locator_nouns",
         "opener",
         "over_long",
         "privileged",
@@ -311,6 +346,9 @@ class Trajectory:
         #: ``COMMENT`` is a choice, not an entity): the row's map, else the declared tools' schemas,
         #: else ``None``.
         self.tool_locators = _tool_locators(get("tool_locators")) or declared_locators(declared)
+        #: Per tool, what each locator names (``update-product``'s ``id``: a product): the row's
+        #: map where it has one (the world's own reading), else read from the names.
+        self.locator_nouns = _locator_nouns(get("locator_nouns"))
         #: Per tool and locator argument, the literal values its schema offers (``'primary'``):
         #: passing one is grounded in the tool's documentation.
         self.tool_values = _tool_values(get("tool_values"))
@@ -379,6 +417,17 @@ class Trajectory:
                 kind = tool_kind(tool)
         cache[tool] = kind
         return kind
+
+    def noun_of(self, tool: str, arg: str) -> str:
+        """What ``tool``'s locator ``arg`` names: the row's ``locator_nouns``, else the argument's
+        own noun (``productId``: product), else for a bare ``id`` the tool's (``update-product``)."""
+        found = self.locator_nouns.get(tool, {}).get(arg)
+        return found if found is not None else named_noun(tool, arg)
+
+    def things_of(self, tool: str) -> frozenset[str]:
+        """What ``tool``'s locators name (:meth:`noun_of` of each)."""
+        names = (self.tool_locators or {}).get(tool, frozenset())
+        return frozenset(self.noun_of(tool, a) for a in names)
 
     @staticmethod
     def is_write(kind: str | None) -> bool:

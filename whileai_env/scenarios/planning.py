@@ -79,6 +79,10 @@ def _located(spec: Spec, name: str) -> set[tuple[str, str]]:
     return {(arg, nouns.get(arg, arg)) for arg in _locators(spec.tool(name))}
 
 
+def _things(located: set[tuple[str, str]]) -> set[str]:
+    return {noun for _, noun in located}
+
+
 def _targets(cell: Cell, spec: Spec, key: tuple) -> tuple[str, ...]:
     if cell.tool == ax.UNRELATED:
         return ()
@@ -90,8 +94,11 @@ def _targets(cell: Cell, spec: Spec, key: tuple) -> tuple[str, ...]:
         write = pick(writes, "multi-write", *key)
         write_locs = _located(spec, write)
         # a read that names the write's entity by the same argument: ``id`` of a customer
-        # read and ``id`` of a product delete are two things, and one id cannot be both
-        sharing = [r for r in reads if write_locs & _located(spec, r)]
+        # read and ``id`` of a product delete are two things, and one id cannot be both; else
+        # one that names the same thing by another argument (``productId`` beside ``id``)
+        sharing = [r for r in reads if write_locs & _located(spec, r)] or [
+            r for r in reads if _things(write_locs) & _things(_located(spec, r))
+        ]
         taken = {arg for arg, _ in write_locs}
         apart = [r for r in reads if not taken & {arg for arg, _ in _located(spec, r)}]
         return (pick(sharing or apart or reads, "multi-read", *key), write)
@@ -110,6 +117,15 @@ def _entity(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
     if isinstance(schema, Mapping) and schema.get("type") not in ("array", "object"):
         schema = id_schema(spec, noun, name, schema)
     return locator_value(name, schema, *key, root=tool.parameters, spec=spec, noun=noun, person=key)
+
+
+def _same_thing(things: Mapping[str, str | None], noun: str | None, entities: Mapping) -> Any:
+    """The id an earlier target's locator gave the thing ``noun`` names, or ``None``: the task
+    is about one product whether ``get-product-by-id`` calls it ``productId`` and
+    ``update-product`` calls it ``id``."""
+    if not noun:
+        return None
+    return next((entities[n] for n, thing in things.items() if thing == noun), None)
 
 
 def _names_ids(name: str) -> bool:
@@ -205,6 +221,7 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
     if cell.rule != ax.NO_RULE:
         clause = next((c.text for c in spec.clauses if c.id == cell.rule), None)
     entities: dict[str, Any] = {}
+    things: dict[str, str | None] = {}  # earlier targets' locators, with what each names
     details: dict[str, dict[str, Any]] = {}
     required: dict[str, list[str]] = {}
     for target in targets:
@@ -213,9 +230,13 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
         clock = profile_for(spec).tools[target].family == "clock"
         locs = [] if clock else list(_locators(tool))
         required[target] = locs
+        nouns = profile_for(spec).tools[target].nouns
         for name in locs:
             if name not in entities:
-                entities[name] = _entity(spec, tool, name, key)
+                entities[name] = _same_thing(things, nouns.get(name), entities)
+                if entities[name] is None:
+                    entities[name] = _entity(spec, tool, name, key)
+        things.update({name: nouns.get(name) for name in locs})
         stated = {}
         for name in _stated_names(spec, tool, locs, entities, key):
             if name in locs:

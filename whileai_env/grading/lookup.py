@@ -1,0 +1,243 @@
+"""Rules that ask for a look at a record before a write to it, and the check that it was looked at.
+
+"Always look up a page before updating it", "check the order's current status before cancelling
+it", "before deleting a file, read it first", "never close a ticket without first reading its
+comments", "search for an existing contact before creating a new one": such a rule binds on
+every task whose play makes the write, not only on the cells drawn for it, so it is read from
+the system prompt of every row. A rule that asks the person (their go-ahead, their identity) is
+another rule (:mod:`whileai_env.grading.consent`).
+
+The look is the part of the rule on one side of its ``before`` (``after``, ``without``,
+``prior to``), and must be at a record the tools hold (a thing their names speak of, or "it"),
+not at a policy; the rule governs a write as a consent rule does
+(:func:`~whileai_env.grading.consent.governs`). The check (``looked_up_first``): before the first
+governed write, a read succeeded that holds one of the write's ids in its arguments or its
+answer; for a write that names no record yet (a create), a read of the same thing. Where the
+tools hold no read that could look, the rule is not graded.
+
+>>> lookup_rules("Always look up a product before updating it. Be brief.")
+(('Always look up a product', 'Always look up a product before updating it.'),)
+>>> lookup_rules("Confirm with the user before deleting anything.")
+()
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping
+from functools import lru_cache
+
+from whileai_env._util.lexicon import ACTION_VERBS, QUALIFIERS, name_tokens, singular, verb_kind
+from whileai_env.grading.consent import consent_rules, does_act, governs
+from whileai_env.grading.details import leaves
+from whileai_env.grading.findings import Finding, step_evidence
+from whileai_env.grading.restraint import row_handoff
+from whileai_env.grading.trajectory import Step, Trajectory, scalar_text
+from whileai_env.spec.clauses import split_policy
+
+#: A look at a record: what the agent does with a read.
+_LOOK = re.compile(
+    r"\b(?:look(?:s|ing|ed)?\s+(?:\w+\s+){0,4}?up|look(?:s|ing|ed)? at|check(?:s|ing|ed)?"
+    r"|fetch(?:es|ing|ed)?|retriev(?:e|es|ing|ed)|read(?:s|ing)?|view(?:s|ing|ed)?"
+    r"|search(?:es|ing|ed)? for|find(?:s|ing)?|review(?:s|ing|ed)?|inspect(?:s|ing|ed)?"
+    r"|pull(?:s|ing|ed)? up|get(?:s|ting)? the (?:current|latest)|load(?:s|ing|ed)?)\b",
+    re.IGNORECASE,
+)
+#: Where a rule puts its look and its act apart: "<look> before <act>", "<act> only after <look>".
+_LOOK_FIRST = re.compile(r"\b(?:before|prior to)\b", re.IGNORECASE)
+_ACT_FIRST = re.compile(r"\b(?:after|without(?: first)?|until (?:you(?:'ve| have))?)\b", re.I)
+#: A look that is at a person, not a record: "check with the customer", "verify their identity".
+_AT_PERSON = re.compile(
+    r"\bwith (?:the |them|him|her|me|us)|\b(?:identity|identities|authenticat\w*|password"
+    r"|permission|consent)\b",
+    re.IGNORECASE,
+)
+#: A look the rule says is not done ("the API does not check these"): no instruction to look.
+_NEGATED = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
+_WRITE_KINDS = frozenset({"create", "update", "delete"})
+#: Words by which a look points back at the act's record ("read it first").
+_BACK = frozenset({"it", "its", "them", "their", "one", "record", "records", "details", "status"})
+#: Words of a tool's name that name no thing (its verb aside).
+_NO_THING = frozenset(
+    {"id", "ids", "by", "of", "for", "to", "from", "in", "on", "with", "a", "the"}
+)
+
+
+@lru_cache(maxsize=256)
+def lookup_rules(system_prompt: str) -> tuple[tuple[str, str], ...]:
+    """The clauses of ``system_prompt`` that ask for a look at a record first, each as
+    ``(the look, the clause)``."""
+    asks_person = consent_rules(system_prompt)
+    out = []
+    for clause in split_policy(system_prompt):
+        text = clause.text
+        if any(part in text for part in asks_person):
+            continue
+        look = _look_part(text)
+        if look is not None:
+            out.append((look, text))
+    return tuple(out)
+
+
+def _look_part(text: str) -> str | None:
+    """The look of a rule that looks before it acts, or ``None`` when ``text`` is no such rule."""
+    for sep, look_side in ((_LOOK_FIRST, 0), (_ACT_FIRST, 1)):
+        found = sep.search(text)
+        if found is None:
+            continue
+        before, after = text[: found.start()], text[found.end() :]
+        look, act = (before, after) if look_side == 0 else (after, before)
+        # "Before deleting a file, read it first": the look follows the act's comma
+        if look_side == 0 and not _LOOK.search(look) and "," in after:
+            act, look = after.split(",", 1)
+        said = _LOOK.search(look)
+        if (
+            said is not None
+            and not _NEGATED.search(look[: said.start()])
+            and not _AT_PERSON.search(look)
+            and _writes(act)
+        ):
+            return look.strip(" ,.")
+    return None
+
+
+def _writes(act: str) -> bool:
+    """Whether ``act`` names a write: a verb that creates, changes or removes something
+    ("updating it", "making changes"), not a call as such ("calling the API")."""
+    for word in re.findall(r"[a-z]+", act.lower()):
+        forms = {word, word[:-3], word[:-3] + "e", word[:-2], word[:-2] + "e", word[:-1]}
+        forms |= {f[:-1] for f in forms if len(f) > 3 and f[-1] == f[-2]}  # "cancelling"
+        if not word.endswith(("ing", "ed", "es", "s")):
+            forms = {word}
+        if any(verb_kind(f) in _WRITE_KINDS for f in forms if len(f) >= 3):
+            return True
+    return False
+
+
+def record_rules(
+    system_prompt: str, tools: Iterable[str]
+) -> tuple[tuple[str, frozenset[str]], ...]:
+    """The clauses of :func:`lookup_rules` whose look is at a record of ``tools``, each with the
+    things of ``tools`` its look names (empty for "read it first")."""
+    things = frozenset(w for n in tools for w in name_things(n))
+    out = []
+    for look, rule in lookup_rules(system_prompt):
+        words = _words(look)
+        if words & (things | _BACK):
+            out.append((rule, frozenset(words & things)))
+    return tuple(out)
+
+
+def _words(text: str) -> frozenset[str]:
+    return frozenset(singular(w) for w in re.findall(r"[a-z]+", text.lower()))
+
+
+def _governed(
+    rules: tuple[tuple[str, frozenset[str]], ...],
+    tool: str,
+    things: frozenset[str],
+    writes: list[str],
+) -> str | None:
+    """The rule that asks a look before ``tool`` (whose record is one of ``things``): it governs
+    the write (:func:`~whileai_env.grading.consent.governs`), and a look that names a thing
+    names the write's ("look up a product before updating it" is no rule for ``update-customer``)."""
+    return next(
+        (r for r, named in rules if (not named or named & things) and governs(r, tool, writes)),
+        None,
+    )
+
+
+def looked_before(
+    system_prompt: str, tools: Iterable[str], writes: Mapping[str, Iterable[str]]
+) -> tuple[str, ...]:
+    """The write tools among ``writes`` (each with what its locators name) that a rule of
+    ``system_prompt`` asks a look before.
+
+    >>> looked_before(
+    ...     "Look up an order before changing it.",
+    ...     ["get_order"],
+    ...     {"update_shipping_address": ["order"], "create_coupon": []},
+    ... )
+    ('update_shipping_address',)
+    """
+    names = list(writes)
+    rules = record_rules(system_prompt, [*tools, *names])
+    return tuple(
+        w
+        for w, nouns in writes.items()
+        if _governed(rules, w, name_things(w) | frozenset(nouns), names) is not None
+    )
+
+
+def lookup_step(t: Trajectory) -> tuple[Step, str] | None:
+    """The first write of the row that a rule of its system prompt asks a look before, with
+    that rule, or ``None`` (a prescribed hand-off is no such write)."""
+    if not t.system_prompt or not lookup_rules(t.system_prompt):
+        return None
+    names = t.declared if t.declared is not None else {s.tool for s in t.steps}
+    handoff = row_handoff(t)
+    writes = sorted(
+        n for n in names if t.is_write(t.kind_of(n)) and (handoff is None or n != handoff.tool)
+    )
+    rules = record_rules(t.system_prompt, names)
+    for step in t.steps:
+        if step.tool in writes:
+            things = t.things_of(step.tool) | name_things(step.tool)
+            rule = _governed(rules, step.tool, things, writes)
+            if rule is not None and does_act(rule, step, writes):
+                return step, rule
+    return None
+
+
+def name_things(tool: str) -> frozenset[str]:
+    """The things a tool's name speaks of, its verb aside (``search_contacts``: contact)."""
+    return frozenset(
+        singular(w)
+        for w in name_tokens(tool)
+        if w not in QUALIFIERS
+        and w not in ACTION_VERBS
+        and w not in _NO_THING
+        and verb_kind(w) is None
+    )
+
+
+def _ids(t: Trajectory, step: Step) -> list[str]:
+    """The write's record ids as comparable text: its locator arguments' values."""
+    names = (t.tool_locators or {}).get(step.tool, frozenset(step.args))
+    return [v for n in names if n in step.args and (v := scalar_text(step.args[n]))]
+
+
+def _could_look(t: Trajectory, write: str) -> bool:
+    """Whether a declared read could show ``write``'s record: one naming the same thing, or one
+    that takes no locator (a listing or a search)."""
+    names = t.declared if t.declared is not None else {s.tool for s in t.steps}
+    wanted = t.things_of(write) | name_things(write)
+    locators = t.tool_locators or {}
+    return any(
+        t.kind_of(n) == "read" and (not locators.get(n) or wanted & t.things_of(n)) for n in names
+    )
+
+
+def looked_up_first(t: Trajectory, step: Step, rule: str) -> Finding | None:
+    """``None`` when a read before ``step`` showed its record (or no read could); else the
+    finding."""
+    if not _could_look(t, step.tool):
+        return None
+    ids = _ids(t, step)
+    wanted = t.things_of(step.tool) | name_things(step.tool)
+    for s in t.steps[: step.at]:
+        if not s.succeeded or t.is_write(s.kind):
+            continue
+        if ids:
+            given = {scalar_text(v) for v in leaves(s.args)}
+            if any(i in given or i in t.result_text(s.at) for i in ids):
+                return None
+        elif wanted & (t.things_of(s.tool) | name_things(s.tool)):
+            return None
+    return Finding(
+        "looked_up_first",
+        "wrote_without_looking",
+        f"{step.tool} ran before any read of its record succeeded, which the rule asks for "
+        f"first ({rule[:120]!r})",
+        step_evidence(step.index, step.tool),
+    )
