@@ -25,7 +25,7 @@ from whileai_env._util.lexicon import name_tokens
 from whileai_env.agents import oracle_agent
 from whileai_env.episode.questions import read_asks
 from whileai_env.episode.user import SimulatedUser
-from whileai_env.grading.consent import consent_rules, governed
+from whileai_env.grading.consent import consent_rules, gives_go_ahead, governed
 from whileai_env.spec.arguments import entity_noun
 from whileai_env.writer.spoken import spoken_value
 from whileai_env.writer.tool_phrasing import tool_words
@@ -950,3 +950,50 @@ def test_the_change_asked_for_is_the_detail_that_holds_it():
         reply = user.reply(messages) or ""
         assert str(details["database"]) not in reply, reply
         assert any(str(v) in reply for v in dict(details["update"]).values()), (details, reply)
+
+
+def test_a_go_ahead_for_a_tool_named_create_or_update_is_a_yes_not_a_choice():
+    """A user's GitLab spec: "Shall I go ahead and create or update file src/app.py?" read as a
+    choice and got the request again, and the oracle gave up (10 of its 11 misses there)."""
+    text = {"type": "string"}
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "create_or_update_file",
+                "description": "Create or update a file in a repository branch.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"file_path": text, "branch": text, "content": text},
+                    "required": ["file_path", "branch", "content"],
+                },
+            },
+            {
+                "name": "delete_file",
+                "description": "Delete a file from a repository branch.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"file_path": text, "branch": text},
+                    "required": ["file_path", "branch"],
+                },
+            },
+        ]
+    )
+    task = next(
+        t
+        for t in wenv.draw_tasks(spec, 80, seed=1, fault_rate=0)
+        if t.world.targets == ("create_or_update_file",)
+        and t.cell.ask != "vague"
+        and t.cell.stance in ("ordinary", "hurried", "unsure")
+        and t.world.state == "exists"
+    )
+    said = [{"role": "user", "content": task.opener}]
+
+    def answer(question: str) -> str:
+        user = SimulatedUser(task, spec=spec)
+        return user.reply([*said, {"role": "assistant", "content": question}]) or ""
+
+    go = answer("Shall I go ahead and create or update the file?")
+    assert gives_go_ahead(go) and task.world.details["create_or_update_file"]["content"] not in go
+    # two actions offered is a choice: the person says what they want
+    choice = answer("Shall I update the file or delete it?")
+    assert not choice.lower().startswith("yes"), choice

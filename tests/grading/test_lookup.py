@@ -107,6 +107,21 @@ def test_a_write_with_no_look_first_fails_the_rule():
     assert "wrote_without_looking" in graded["reason"]
 
 
+@pytest.mark.parametrize(
+    "rule",
+    [
+        # a user's Notion spec: "editing" and "appending" are any edit, not an act a call's
+        # values must say (the rule went ungraded on every API-patch-page)
+        "Always retrieve a product before editing its title or appending content to it.",
+        "Never update a product without first reading it.",
+    ],
+)
+def test_a_rule_worded_by_any_edit_binds_the_write(rule):
+    prompt = f"You run a shop's catalogue.\n- {rule}"
+    assert task_checklist(_row(UPDATE, prompt=prompt))["markers"]["looked_up_first"] == 0.0
+    assert task_checklist(_row(LOOK, UPDATE, prompt=prompt))["markers"]["looked_up_first"] == 1.0
+
+
 def test_a_read_of_the_record_by_another_argument_name_is_the_look():
     graded = task_checklist(_row(LOOK, UPDATE))
     assert graded["markers"]["looked_up_first"] == 1.0, graded["reason"]
@@ -140,6 +155,14 @@ def test_without_the_rule_nothing_is_asked_for():
         ("Check with the customer before refunding.", False),
         ("Verify the customer's identity before making any change.", False),
         ("Be brief and friendly.", False),
+        # a user's Kubernetes and GitLab specs: a look joined to a consent rule, a look "first"
+        (
+            "Always check the pod's status with pods_get before deleting it, and never delete "
+            "a pod that is Running unless the user confirms.",
+            True,
+        ),
+        ("Never merge a failing merge request; check it with get_merge_request first.", True),
+        ("Never delete a running pod unless the user confirms it first.", False),
     ],
 )
 def test_which_clauses_ask_for_a_look_first(prompt, looks):
@@ -163,6 +186,12 @@ def test_which_clauses_ask_for_a_look_first(prompt, looks):
         ),
         # a look at a policy is not a look at a record
         ("Before making any change, read the policy.", ["get_order"], ["cancel_order"], ()),
+        (
+            "Never merge a failing merge request; check it with get_merge_request first.",
+            ["get_merge_request"],
+            ["create_merge_request", "merge_merge_request"],
+            ("merge_merge_request",),
+        ),
     ],
 )
 def test_which_writes_a_look_rule_governs(prompt, tools, writes, expected):
@@ -195,3 +224,30 @@ def test_a_half_done_write_is_looked_at_by_a_read_naming_its_record_apart():
     name the product, and a listing of orders shows nothing of it."""
     assert task_checklist(_half_done(LOOK, UPDATE))["markers"]["read_before_write"] == 1.0
     assert task_checklist(_half_done(ORDERS, UPDATE))["markers"]["read_before_write"] == 0.0
+
+
+def test_a_record_named_by_what_it_is_called_is_looked_up_by_those_values():
+    """A user's Kubernetes spec: pods are named, not numbered, and "check the pod's status with
+    pods_get before deleting it" went ungraded; once graded the oracle deleted blind (0.867)."""
+    name = {"type": "string", "pattern": "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$"}
+    pod = {
+        "type": "object",
+        "properties": {"namespace": name, "name": {**name, "description": "Name of the pod"}},
+        "required": ["namespace", "name"],
+    }
+    spec = wenv.load_spec(
+        tools=[
+            {"name": "pods_get", "description": "Get a pod.", "parameters": pod},
+            {"name": "pods_delete", "description": "Delete a pod.", "parameters": pod},
+        ],
+        system_prompt="Always check the pod's status with pods_get before deleting it, and never "
+        "delete a pod that is Running unless the user confirms.",
+    )
+    rows = wenv.simulate("oracle", spec=spec, budget=80, seed=0, fault_rate=0.0, quiet=True).rows
+    graded = [(r, task_checklist(r)) for r in rows]
+    deletes = [(r, g) for r, g in graded if "looked_up_first" in g["markers"]]
+    assert deletes and all(g["markers"]["looked_up_first"] == 1.0 for _, g in deletes)
+    assert all(g["reward"] == 1.0 for _, g in graded), [g["reason"] for _, g in graded]
+    row = deletes[0][0]
+    row["steps"] = [s for s in row["steps"] if s["tool"] != "pods_get"]
+    assert task_checklist(row)["markers"]["looked_up_first"] == 0.0

@@ -264,3 +264,46 @@ def test_a_list_filtered_by_the_tasks_missing_entity_finds_nothing():
     )
     found = wenv.World(spec, task).call("search_issues", dict(task.world.entities))
     assert found["status"] == "ok" and found["items"] == [] and found["count"] == 0
+
+
+def test_a_coding_tool_on_the_tasks_missing_record_answers_not_found():
+    """A user's GitLab spec: ``list_pipelines(project_id)`` of the task's missing project
+    answered a running pipeline while ``get_project`` said 404, so the oracle could not tell."""
+    number = {"type": "integer", "description": "The project's ID."}
+    reads = {"readOnlyHint": True}
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get_project",
+                "description": "Get a GitLab project.",
+                "annotations": reads,
+                "parameters": {
+                    "type": "object",
+                    "properties": {"project_id": number},
+                    "required": ["project_id"],
+                },
+            },
+            {
+                "name": "list_pipelines",
+                "description": "List pipelines in a GitLab project.",
+                "annotations": reads,
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "project_id": number,
+                        "ref": {"type": "string", "description": "Branch name, e.g. main"},
+                    },
+                    "required": ["project_id"],
+                },
+            },
+        ]
+    )
+    tasks = [
+        t
+        for t in wenv.draw_tasks(spec, 200, seed=0, fault_rate=0)
+        if t.world.targets == ("list_pipelines",) and t.world.state in ("missing", "exists")
+    ]
+    assert {t.world.state for t in tasks} == {"missing", "exists"}
+    for task in tasks:
+        answer = wenv.World(spec, task=task).call("list_pipelines", thaw(task.world.entities))
+        assert (answer["status"] == "ok") == (task.world.state == "exists"), answer

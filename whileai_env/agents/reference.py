@@ -31,7 +31,7 @@ from whileai_env.grading import acts, claims, consent
 from whileai_env.grading.conduct import RETRY_BUDGET
 from whileai_env.grading.consent import consent_rules, governed
 from whileai_env.grading.details import leaves
-from whileai_env.grading.lookup import looked_before
+from whileai_env.grading.lookup import looked_before, name_things
 from whileai_env.grading.outcome import said_at
 from whileai_env.grading.report import facts
 from whileai_env.grading.restraint import (
@@ -437,11 +437,28 @@ class ReferencePolicy:
                 args = looked if args is None else {**(looked or {}), **args}
             if args is None and not own:
                 args = self._search_args(tool, target, task)
+            same = bool(name_things(tool.name) & name_things(target.name))
+            if args is None and same:
+                args = self._same_args(tool, target, task)
             if args is None or not schema_validator(tool.parameters).is_valid(args):
                 continue
-            if best is None or overlap > best[0]:
-                best = (overlap, tool, args)
+            if best is None or (overlap, same) > best[0]:
+                best = ((overlap, same), tool, args)
         return (best[1], best[2]) if best else None
+
+    def _same_args(self, tool: Tool, target: Tool, task: Task) -> dict[str, Any] | None:
+        """Arguments for a read of the record a target names by what it says of it, not by an id
+        (``pods_get(namespace, name)`` before ``pods_delete(namespace, name)``): the target's own
+        values, where the read takes them."""
+        given = task.world.details.get(target.name, {})
+        args = {
+            a: v
+            for a, v in given.items()
+            if a in tool.properties and fits(v, tool.properties[a], tool.parameters)
+        }
+        if not any(all(n in args for n in names) for names in required_sets(tool.parameters)):
+            return None
+        return args
 
     def _things(self, tool: Tool) -> dict[str, str]:
         """What each of ``tool``'s locators names in the world (``update-product``'s ``id``: a

@@ -132,10 +132,12 @@ class SimulatedUser:
         if wrong is not None:
             self.told.add(wrong.key)
             return r.choice(REPLY["deny"]).format(f=wrong.said)
-        if ask.kind == "choice":
+        if ask.kind == "choice" and not self._one_action(ask.text):
             if self.task.world.state == "duplicate" and _DUPLICATE.search(ask.text):
                 return r.choice(REPLY["which"])
             return self._request(r)
+        if ask.kind == "choice":
+            return self._confirm(ask, r)
         if ask.kind == "confirm":
             return self._confirm(ask, r)
         return self._check(ask, r)
@@ -287,6 +289,20 @@ class SimulatedUser:
             for w in name_tokens(entity_noun(n))
         }
         return bool(asked & nouns) and not asked & held
+
+    def _one_action(self, text: str) -> bool:
+        """Whether the only "or" of ``text`` is inside a tool's name spoken ("shall I create or
+        update file src/app.py?" proposes ``create_or_update_file``, one action, not a choice)."""
+        if self.spec is None:
+            return False
+        low = text.lower()
+        for tool in self.spec.tools:
+            words = name_tokens(tool.name)
+            if "or" in words:
+                low = low.replace(
+                    " ".join(words[max(words.index("or") - 1, 0) : words.index("or") + 2]), " "
+                )
+        return re.search(r"\bor\b", low) is None
 
     def _other_action(self, text: str) -> bool:
         """Whether ``text`` proposes a write of another tool and none of the task's own."""

@@ -111,19 +111,30 @@ def consent_rules(system_prompt: str) -> tuple[str, ...]:
 _JOINS = re.compile(r"\s*;\s*|,\s+(?:and|but|then)\s+|\s+and then\s+", re.IGNORECASE)
 
 
+def instructions(text: str) -> list[str]:
+    """The instructions one sentence joins ("look up X before Y, and never do Z": two)."""
+    return [p for p in _JOINS.split(text) if p.strip()]
+
+
 def _consent_part(text: str) -> str:
     """The instruction of ``text`` that asks the go-ahead: another one it is joined to (the acts
     the agent is simply to do) is no act the go-ahead is for. The whole text when no single
     part both asks and says before what."""
-    parts = [p for p in _JOINS.split(text) if _CONSENT.search(p) and _BEFORE.search(p)]
+    parts = [p for p in instructions(text) if _CONSENT.search(p) and _BEFORE.search(p)]
     return "; ".join(parts) if parts else text
 
 
 def _verb_and_thing(tool: str) -> tuple[str | None, frozenset[str]]:
     words = [w for w in name_tokens(tool) if w not in QUALIFIERS]
-    verb = next((w for w in words if w in ACTION_VERBS or verb_kind(w) is not None), None)
-    # the person a write is for (``modify_user_address``) is no thing a rule singles out
-    return verb, frozenset(w for w in words if w != verb and len(w) >= 3 and w not in PERSON_WORDS)
+    at = next(
+        (i for i, w in enumerate(words) if w in ACTION_VERBS or verb_kind(w) is not None), None
+    )
+    verb = None if at is None else words[at]
+    # the person a write is for (``modify_user_address``) is no thing a rule singles out; the
+    # verb said again is the thing's (``merge_merge_request``: a merge request)
+    return verb, frozenset(
+        w for i, w in enumerate(words) if i != at and len(w) >= 3 and w not in PERSON_WORDS
+    )
 
 
 def governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
@@ -163,6 +174,8 @@ _PLAIN_ACTS = frozenset(
         "make",
         "create",
         "add",
+        "append",
+        "insert",
         "do",
         "perform",
         "take",

@@ -40,7 +40,7 @@ from whileai_env.scenarios.task import Task
 from whileai_env.spec.load import Spec, load_spec
 from whileai_env.types import Execute
 from whileai_env.world.binding import active_world
-from whileai_env.world.context import Call, error
+from whileai_env.world.context import Call, error, not_found
 from whileai_env.world.entity_ids import mint_id, numeric_id_args, typed_ids
 from whileai_env.world.fault_registry import fault_kind
 from whileai_env.world.options import WorldOptions, coerce_options
@@ -411,7 +411,7 @@ class World:
         try:
             if family in WORKSPACE_BUILDERS:
                 call.workspace = self.workspace
-                result = WORKSPACE_BUILDERS[family](call)
+                result = self._missing_record(profile, args) or WORKSPACE_BUILDERS[family](call)
             else:
                 result = BUILDERS[family](call)
         except ArgumentProblem as exc:
@@ -422,6 +422,22 @@ class World:
         if profile.output_schema is not None and result.get("status") == "ok":
             result = self._conform(profile, result, call)
         return result
+
+    def _missing_record(self, profile: ToolProfile, args: dict[str, Any]) -> dict[str, Any] | None:
+        """``not_found`` for a coding tool's call on the task's missing record that is no file or
+        branch (``list_pipelines(project_id)`` of a missing project): the repository the tool acts
+        on lays out files and branches, not the records around it."""
+        plan = self.store.plan
+        if plan.state != "missing":
+            return None
+        for arg in profile.checked:
+            noun = profile.nouns.get(arg, "")
+            if noun in ("file", "directory", "branch"):
+                continue
+            for ident in named_ids(args.get(arg)):
+                if str(ident) in plan.values:
+                    return not_found(noun, ident, arg)
+        return None
 
     def _dry_run(self, profile: ToolProfile, args: dict[str, Any], index: int) -> dict[str, Any]:
         """The answer a write would have had, on a copy of the episode's state: a payload fault
