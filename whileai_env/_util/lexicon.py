@@ -22,18 +22,24 @@ from functools import lru_cache
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
+#: Words that are an id after another word: Asana's and Shopify's global ids (``task_gid``),
+#: GitLab's project-scoped ids (``issue_iid``), a record's GUID (``message_guid``).
+_ID_ALIASES = frozenset({"gid", "iid", "guid"})
+
+
 @lru_cache(maxsize=8192)
 def _tokens(name: str) -> tuple[str, ...]:
     words = [w.lower() for w in _WORD.findall(name)]
-    return tuple("id" if w == "gid" and i else w for i, w in enumerate(words))
+    return tuple("id" if w in _ID_ALIASES and i else w for i, w in enumerate(words))
 
 
 def name_tokens(name: str) -> list[str]:
-    """Split a snake_case, camelCase, dashed or dotted name into lowercase words; a ``gid``
-    after another word (Asana's and Shopify's global ids: ``task_gid``) is the word ``id``.
+    """Split a snake_case, camelCase, dashed or dotted name into lowercase words; a ``gid``,
+    ``iid`` or ``guid`` after another word (``task_gid``, GitLab's ``issue_iid``) is the word
+    ``id``.
 
-    >>> name_tokens("task_gid"), name_tokens("getOrderID")
-    (['task', 'id'], ['get', 'order', 'id'])
+    >>> name_tokens("task_gid"), name_tokens("getOrderID"), name_tokens("merge_request_iid")
+    (['task', 'id'], ['get', 'order', 'id'], ['merge', 'request', 'id'])
     """
     return list(_tokens(name))
 

@@ -173,6 +173,11 @@ _FINDS_BY = re.compile(
 )
 
 
+#: A timestamp that is a record's name ("The timestamp of the parent message"), not a moment
+#: given ("Timestamp for the engagement", "Only messages before this Unix timestamp").
+_STAMP_OF = re.compile(r"\btimestamp of (?:the|a|an) (?:parent |original )?[a-z]+", re.IGNORECASE)
+
+
 def _description(schema: Mapping[str, Any] | None) -> str:
     text = schema.get("description") if isinstance(schema, Mapping) else None
     return text if isinstance(text, str) else ""
@@ -211,6 +216,8 @@ def argument_role(name: str, schema: Mapping[str, Any] | None = None) -> str:
         "handle",
     ):
         return "locator"
+    if last == "ts" or (words == ["timestamp"] and _STAMP_OF.search(_description(schema))):
+        return "locator"  # Slack's ``ts``: "Timestamp of the message to delete" names the message
     if last in _FINDING_WORDS:
         return "finding"
     if last in ("name", "title") and _FINDS_BY.search(_description(schema)):

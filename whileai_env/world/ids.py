@@ -101,6 +101,8 @@ def id_candidates(
             yield like(e, r(), now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
         yield from make_strings(concept, f, scope)
+    if f.has("ts", "timestamp"):  # Slack's message ``ts``: seconds of a recent moment, microseconds
+        yield f"{scope.now - r().randrange(60 * 86400)}.{r().randrange(10**6):06d}"
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         loose = _LOOSE.fullmatch(pattern)

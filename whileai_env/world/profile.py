@@ -656,6 +656,73 @@ def _faceted_noun(tokens: list[str], description: str, common: frozenset[str]) -
     return next((w for w in words if w in common), None)
 
 
+_HISTORY_OF = re.compile(r"\bhistory of (?:the |its )?([a-z]+)", re.IGNORECASE)
+
+
+def _history_noun(description: str) -> str | None:
+    """What a history lists, by its description ("history of messages and events": a message)."""
+    found = _HISTORY_OF.search(first_sentence(description))
+    return singular(found.group(1).lower()) if found else None
+
+
+_STAMP_NOUN = re.compile(
+    r"\b(?:timestamp|ts)(?: value)? of (?:the|a|an) (?:parent |original )?([a-z]+)"
+    r"|\b([a-z]+)'s (?:ts|timestamp)\b",
+    re.IGNORECASE,
+)
+
+
+def stamped_noun(arg: str, schema: Any) -> str | None:
+    """The record a timestamp locator names, by its description: Slack's ``ts`` ("Timestamp of
+    the message to delete") and ``thread_ts`` ("another message's ts value") name a message.
+
+    >>> stamped_noun("ts", {"description": "Timestamp of the message to be updated."})
+    'message'
+    """
+    if name_tokens(arg)[-1:] not in (["ts"], ["timestamp"]) or not isinstance(schema, Mapping):
+        return None
+    text = schema.get("description")
+    found = _STAMP_NOUN.search(text) if isinstance(text, str) else None
+    return singular((found.group(1) or found.group(2)).lower()) if found else None
+
+
+def _same_noun(named: str, noun: str) -> bool:
+    """Whether a locator's noun is the tool's: the same, or the tool's the last word of it
+    (``get_merge_request`` reads a ``request``; ``merge_request_iid`` names a merge request)."""
+    return named == noun or named.split()[-1:] == [noun]
+
+
+def _longer_noun(noun: str | None, known: Mapping[str, str], words: list[str]) -> str | None:
+    """The one noun of ``known`` that ends in ``noun`` and whose words the tool's name ``words``
+    hold (``create_merge_request`` makes a ``merge request``), when ``noun`` itself is not known."""
+    if noun is None or noun in known:
+        return None
+    longer = [k for k in known if _same_noun(k, noun) and set(k.split()) <= set(words)]
+    return longer[0] if len(longer) == 1 else None
+
+
+def _listed_noun(tp: ToolProfile, known: Mapping[str, str]) -> str | None:
+    """The record a list tool with no locator lists, when its name's noun is no record another
+    tool names and its description's first sentence names one within its first words
+    (``conversations_list``: "Lists all channels in a Slack team" lists channels)."""
+    if tp.family != "list" or tp.locators or tp.noun in known:
+        return None
+    words = [singular(w.lower()) for w in _DESCRIBED.findall(first_sentence(tp.tool.description))]
+    if tp.noun in words:  # "List all product types": the name says it
+        return None
+    return next((w for w in words[:5] if w in known and w not in ACTION_VERBS), None)
+
+
+_ACTED_ON = re.compile(r"\bof the [a-z]+ to (?:be )?[a-z]+", re.IGNORECASE)
+
+
+def _acted_on(schema: Any) -> bool:
+    """Whether a locator's description says it names the record the tool acts on ("Timestamp of
+    the message to be deleted"), not the one holding it ("Channel containing the message")."""
+    text = schema.get("description") if isinstance(schema, Mapping) else None
+    return isinstance(text, str) and _ACTED_ON.search(text) is not None
+
+
 def _service_nouns(spec: Spec, services: frozenset[str]) -> dict[str, list[str]]:
     """Per service prefix, the nouns its tools' names give, most named first."""
     counts: dict[str, dict[str, int]] = {}
@@ -687,6 +754,8 @@ def _profile_tool(
         noun = described_noun(tool.description or "", noun, services[noun]) or noun
     elif common and noun in _FACETS:  # ``search_tickets_export``, ``search_by_source``: tickets
         noun = _faceted_noun(tokens, tool.description or "", common) or noun
+    if "history" in tokens:  # ``conversations_history``: "a conversation's history of messages"
+        noun = _history_noun(tool.description or "") or noun
     roles = find_roles(tool.name, props, tool.required, tool.description or "")
     family = _family(tool, tokens, roles, noun, plural)
     locators = tuple(
@@ -695,8 +764,9 @@ def _profile_tool(
         if argument_role(n, s if isinstance(s, Mapping) else None) == "locator"
     )
     nouns: dict[str, str] = {}
+    stamped = {a: n for a in locators if (n := stamped_noun(a, props.get(a)))}
     for arg in locators:
-        named = locator_noun(arg)
+        named = stamped.get(arg) or locator_noun(arg)
         if named is None:
             personal = name_tokens(arg)[-1:] in (
                 ["email"],
@@ -725,6 +795,7 @@ def _profile_tool(
             a
             for a in locators
             if nouns[a] == created
+            and a not in stamped  # a record's timestamp is the server's; one given is a reference
             and (not REF_LIKE.search(a) or (own and bool(_CONTACT_WORDS & set(name_tokens(a)))))
         )
     candidates = [a for a in locators if a not in new_ids]
@@ -735,7 +806,14 @@ def _profile_tool(
     ]
     ranked = sorted(
         plain or candidates,
-        key=lambda a: (nouns[a] != noun, a not in required, not ID_LIKE.search(a), a),
+        key=lambda a: (
+            tool.kind == "create" and a not in required,  # a reply's optional ``thread_ts``
+            not _same_noun(nouns[a], noun),
+            not _acted_on(props.get(a)),
+            a not in required,
+            not ID_LIKE.search(a),
+            a,
+        ),
     )
     primary = ranked[0] if ranked else None
     noun_for_primary = nouns[primary] if primary is not None else noun
@@ -837,6 +915,13 @@ def build_profile(spec: Spec) -> SpecProfile:
     for noun, parts in texts.items():
         sp.extras[noun] = extras_for(" ".join(parts))
     sp.senses = senses_of({noun: " ".join(parts) for noun, parts in about.items()})
+    for name, tp in sp.tools.items():
+        longer = _longer_noun(tp.created_noun, sp.id_keys, name_tokens(name))
+        if longer:  # ``create_merge_request`` makes the merge request its siblings name
+            sp.tools[name] = replace(tp, created_noun=longer)
+        lists = _listed_noun(tp, sp.id_keys)
+        if lists:  # ``conversations_list``: "Lists all channels", the channels others take
+            sp.tools[name] = replace(tp, noun=lists, name_noun=lists)
     entity_nouns = {tp.nouns[tp.primary] for tp in sp.tools.values() if tp.primary is not None}
     for name, tp in sp.tools.items():
         checked = tuple(

@@ -24,6 +24,7 @@ from whileai_env._util.lexicon import (
 )
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.spec.evidence import HOMONYMS
+from whileai_env.world.profile import service_prefixes
 from whileai_env.writer.description import described_action
 from whileai_env.writer.grammar import participles, singular_phrase
 from whileai_env.writer.vocabulary import (
@@ -264,6 +265,16 @@ def _says_too_little(tool: Tool, tokens: list[str], index: int | None, rest: lis
     return not (has_locator and verb in VERB_TABLE)
 
 
+def _service_object(spec: Spec, tool: Tool, tokens: list[str]) -> list[str]:
+    """The object of ``chat_update``'s description ("Updates a message"), when the name's one
+    other word, before the verb, is the service's, shared by several tools (Slack's
+    ``chat_postMessage``, ``chat_delete``): a message, not a chat."""
+    if tokens[0] not in service_prefixes(spec):
+        return []
+    found = described_action(tool.description or "", frozenset(tokens))
+    return found.noun.split() if found is not None and found.noun else []
+
+
 def _verb_table(verb: str, particle: str = "") -> tuple[Verb, ...]:
     """The phrases of a verb: its own table row, else the verb as it is (with its particle)."""
     if verb in VERB_TABLE:
@@ -312,6 +323,8 @@ def tool_words(spec: Spec, name: str) -> ToolWords:
         verbs = LOOK_VERBS if tool.kind == "read" else HANDLE_VERBS
     if not rest and prefix and prefix[-1] not in NAMESPACES and described is None:
         rest = [singular(prefix[-1])]
+    if described is None and index and rest == tokens[:1]:
+        rest = _service_object(spec, tool, tokens) or rest
     if verb == "search" and not any(
         tokens_of(a)[-1:] and tokens_of(a)[-1] in QUERY_WORDS for a in tool.required
     ):

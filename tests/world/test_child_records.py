@@ -1,0 +1,171 @@
+"""A record named by its parent's locator and its own (Slack's ``channel`` and ``ts``, GitLab's
+``project_id`` and ``issue_iid``) is its own record, not the parent.
+
+Found by new-user trials on Slack and GitLab specs written from the public tool definitions: a
+posted message never appeared in the channel's history, deleting a message deleted the channel,
+``get_issue(project_id, issue_iid)`` answered the project, and ``conversations_list`` gave ids no
+other tool accepts.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+import whileai_env as wenv
+from whileai_env.spec.arguments import argument_role
+
+_CHANNEL = {
+    "type": "string",
+    "pattern": "^[CGD][A-Z0-9]{8,10}$",
+    "description": "Channel containing the message.",
+}
+_TS = {"type": "string", "pattern": r"^[0-9]{10}\.[0-9]{6}$"}
+
+
+def _tool(name: str, description: str, props: dict, required: list[str]) -> dict:
+    return {
+        "name": name,
+        "description": description,
+        "parameters": {"type": "object", "properties": props, "required": required},
+    }
+
+
+@pytest.fixture(scope="module")
+def slack() -> wenv.Spec:
+    """Slack's Web API methods: channels hold messages named by their ``ts``."""
+    ts = {**_TS, "description": "Timestamp of the message to be deleted."}
+    return wenv.load_spec(
+        tools=[
+            _tool("conversations_list", "Lists all channels in a Slack team.", {}, []),
+            _tool(
+                "conversations_history",
+                "Fetches a conversation's history of messages and events.",
+                {"channel": _CHANNEL},
+                ["channel"],
+            ),
+            _tool(
+                "chat_postMessage",
+                "Sends a message to a channel.",
+                {
+                    "channel": _CHANNEL,
+                    "text": {"type": "string"},
+                    "thread_ts": {
+                        **_TS,
+                        "description": "Provide another message's ts value to make a reply.",
+                    },
+                },
+                ["channel", "text"],
+            ),
+            _tool(
+                "chat_update",
+                "Updates a message.",
+                {
+                    "channel": _CHANNEL,
+                    "ts": {**_TS, "description": "Timestamp of the message to be updated."},
+                    "text": {"type": "string"},
+                },
+                ["channel", "ts", "text"],
+            ),
+            _tool(
+                "chat_delete",
+                "Deletes a message.",
+                {"channel": _CHANNEL, "ts": ts},
+                ["channel", "ts"],
+            ),
+        ],
+        system_prompt="You are a Slack assistant.",
+    )
+
+
+@pytest.fixture(scope="module")
+def gitlab() -> wenv.Spec:
+    """GitLab's issues, named inside a project by their ``iid``."""
+    project = {"type": ["integer", "string"], "description": "The ID or path of the project."}
+    iid = {"type": "integer", "description": "The internal ID of the project's issue."}
+    return wenv.load_spec(
+        tools=[
+            _tool("get_project", "Get a project.", {"project_id": project}, ["project_id"]),
+            _tool(
+                "get_issue",
+                "Get a single issue of a project.",
+                {"project_id": project, "issue_iid": iid},
+                ["project_id", "issue_iid"],
+            ),
+            _tool(
+                "update_issue",
+                "Update an issue.",
+                {"project_id": project, "issue_iid": iid, "title": {"type": "string"}},
+                ["project_id", "issue_iid"],
+            ),
+        ],
+        system_prompt="You help with GitLab.",
+    )
+
+
+@pytest.mark.parametrize(
+    ("name", "description", "role"),
+    [
+        ("issue_iid", "", "locator"),
+        ("merge_request_iid", "", "locator"),
+        ("ts", "Timestamp of the message to be updated.", "locator"),
+        ("thread_ts", "Provide another message's ts value.", "locator"),
+        ("timestamp", "The timestamp of the message to react to", "locator"),
+        ("timestamp", "Timestamp for the engagement (milliseconds since epoch).", "text"),
+        ("latest", "Only messages before this Unix timestamp.", "text"),
+    ],
+)
+def test_a_child_records_own_id_is_a_locator(name, description, role):
+    assert argument_role(name, {"type": "string", "description": description}) == role
+
+
+def _channel(world: wenv.World) -> str:
+    listed = world.call("conversations_list", {})
+    assert listed["status"] == "ok", listed
+    return listed["items"][0]["channel"]
+
+
+def test_listed_channels_carry_the_ids_the_other_tools_take(slack):
+    world = wenv.world(slack, seed=3)
+    world.reset()
+    channel = _channel(world)
+    assert re.fullmatch(_CHANNEL["pattern"], channel)
+    assert world.call("conversations_history", {"channel": channel})["status"] == "ok"
+
+
+def test_a_posted_message_is_in_the_history_and_a_deleted_one_is_gone(slack):
+    world = wenv.world(slack, seed=3)
+    world.reset()
+    channel = _channel(world)
+    posted = world.call("chat_postMessage", {"channel": channel, "text": "hello there"})
+    assert posted["status"] == "ok", posted
+    ts = posted["ts"]
+    assert re.fullmatch(_TS["pattern"], ts)
+    history = world.call("conversations_history", {"channel": channel})
+    assert [m["text"] for m in history["items"] if m.get("ts") == ts] == ["hello there"]
+    deleted = world.call("chat_delete", {"channel": channel, "ts": ts})
+    assert deleted["status"] == "ok", deleted
+    after = world.call("conversations_history", {"channel": channel})
+    assert after["status"] == "ok", after  # the channel lives on
+    assert ts not in [m.get("ts") for m in after["items"]]
+
+
+def test_an_issue_is_read_by_its_iid(gitlab):
+    world = wenv.world(gitlab, seed=5)
+    world.reset()
+    issue = world.call("get_issue", {"project_id": 289, "issue_iid": 3051})
+    assert issue["status"] == "ok" and issue.get("issue_iid") == 3051, issue
+    assert "name" not in issue or "Project" not in str(issue["name"])
+    for title in ("first", "second"):
+        updated = world.call("update_issue", {"project_id": 289, "issue_iid": 3051, "title": title})
+        assert updated["status"] == "ok" and "title" in updated["updated"], updated
+    assert world.call("get_issue", {"project_id": 289, "issue_iid": 3051})["title"] == "second"
+
+
+def test_a_method_named_for_its_service_is_said_with_its_described_object(slack):
+    openers = [
+        t.opener.lower() for t in wenv.draw_tasks(slack, 80, seed=2) if t.cell.tool == "chat_update"
+    ]
+    assert openers
+    assert not any("chat for" in o or "the chat" in o for o in openers), openers[:3]
