@@ -213,8 +213,11 @@ def _seconds(wait: Any) -> str:
     return f"{wait} second" if str(wait) in ("1", "1.0") else f"{wait} seconds"
 
 
-def _locators(tool: Tool) -> set[str]:
-    return {n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"}
+def _locators(tool: Tool) -> tuple[str, ...]:
+    """The tool's locator arguments in schema order (a set's order would vary by process)."""
+    return tuple(
+        n for n, schema in tool.properties.items() if argument_role(n, schema) == "locator"
+    )
 
 
 def _object_of(tool: str) -> str:
@@ -353,11 +356,13 @@ class ReferencePolicy:
     _applied: list[str] = field(default_factory=list)
     _closing: str = ""
     _go_ahead: str | None = None
+    _steps: list[tuple[str, dict, str]] | None = None
 
     def start(self, task: Task, rollout_index: int = 0) -> None:
         """Begin an episode of ``task`` (privileged: the policy reads the task's plan)."""
         self.task = task
         self._applied = []
+        self._steps = None
         self.flaw = None
         if self.rate > 0 and unit("seeded", self.seed, task.task_id, rollout_index) < self.rate:
             usable = [f for f in self.flaws if f != "ignore_fault" or self._meets_fault(task)]
@@ -376,7 +381,7 @@ class ReferencePolicy:
                 [look[0].name] if look and task.world.state in ("missing", "already_done") else []
             )
         else:
-            tools = [name for name, _, role in self._sequence(task) if role != "ask_which"]
+            tools = [name for name, _, role in self._steps_of(task) if role != "ask_which"]
         return any(rule.matches(name) for rule in task.faults.rules for name in tools)
 
     def row_fields(self) -> dict[str, Any]:
@@ -505,6 +510,14 @@ class ReferencePolicy:
                 args[name] = ids[0]
         return args
 
+    def _steps_of(self, task: Task) -> list[tuple[str, dict, str]]:
+        """:meth:`_sequence` of the episode's task, made once per episode (every turn walks it)."""
+        if task is not self.task:
+            return self._sequence(task)
+        if self._steps is None:
+            self._steps = self._sequence(task)
+        return self._steps
+
     def _sequence(self, task: Task) -> list[tuple[str, dict, str]]:
         """The calls to make, in order: ``(tool, arguments, role)`` with role ``target``, ``look``
         (a read before the first write) or ``ask_which`` (a question in place of a read)."""
@@ -583,7 +596,7 @@ class ReferencePolicy:
             return _reply(_WHAT_TO_DO)
         if pushed:
             return self._refuse(task, writes[0], done, users, may_look=not unsaid)
-        return self._play(task, self._sequence(task), done, users)
+        return self._play(task, self._steps_of(task), done, users)
 
     def _out_of_scope(self, task: Task, done: list, users: list[str]) -> dict[str, Any]:
         """An ask the tools do not cover: say so, naming what the service does (or, when its tool
