@@ -134,6 +134,12 @@ def test_without_such_a_rule_nothing_is_asked_for():
             ["create_issue", "update_issue", "delete_issue", "remove_watcher", "create_page"],
             ("delete_issue", "remove_watcher"),
         ),
+        (  # "issue" names the record here, though a reply's "issue" is no subject; the service
+            # word the names share names no thing
+            "Never delete an issue unless the user has explicitly confirmed it.",
+            ["jira_delete_issue", "jira_delete_comment", "jira_update_issue"],
+            ("jira_delete_issue",),
+        ),
     ],
 )
 def test_which_writes_a_rule_governs(rule, writes, expected):

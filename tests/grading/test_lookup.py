@@ -10,7 +10,7 @@ import pytest
 
 import whileai_env as wenv
 from whileai_env.grading.checklist import task_checklist
-from whileai_env.grading.lookup import looked_before, lookup_rules
+from whileai_env.grading.lookup import looked_before, lookup_rules, name_things
 
 PROMPT = "You run a shop's catalogue.\n- Look up a product before updating it."
 PRODUCT = "gid://shopify/Product/210"
@@ -192,6 +192,12 @@ def test_which_clauses_ask_for_a_look_first(prompt, looks):
             ["create_merge_request", "merge_merge_request"],
             ("merge_merge_request",),
         ),
+        (  # a user's Jira spec: "issue" was read as a verb and ``jira`` as the record
+            "Always look up the issue with jira_get_issue before you update, assign or delete it.",
+            ["jira_get_issue", "jira_search"],
+            ["jira_update_issue", "jira_assign_issue", "jira_delete_issue", "jira_add_comment"],
+            ("jira_update_issue", "jira_assign_issue", "jira_delete_issue"),
+        ),
     ],
 )
 def test_which_writes_a_look_rule_governs(prompt, tools, writes, expected):
@@ -251,3 +257,24 @@ def test_a_record_named_by_what_it_is_called_is_looked_up_by_those_values():
     row = deletes[0][0]
     row["steps"] = [s for s in row["steps"] if s["tool"] != "pods_get"]
     assert task_checklist(row)["markers"]["looked_up_first"] == 0.0
+
+
+@pytest.mark.parametrize(
+    ("tool", "things"),
+    [
+        ("search_contacts", {"contact"}),
+        ("assign_issue", {"issue"}),  # a word that can be a verb is a thing after the verb
+        ("create_draft", {"draft"}),
+        ("issue_refund", {"refund"}),
+        ("create_or_update_file", {"file"}),  # a second verb joined by "or" is no thing
+        ("refund-create", {"refund"}),
+        ("get_order_by_id", {"order"}),
+    ],
+)
+def test_what_a_tools_name_speaks_of(tool, things):
+    assert name_things(tool) == things
+
+
+def test_a_service_word_the_names_share_is_no_thing():
+    assert name_things("jira_assign_issue") == {"jira", "issue"}
+    assert name_things("jira_assign_issue", frozenset({"jira"})) == {"issue"}

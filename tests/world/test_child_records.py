@@ -15,6 +15,7 @@ import pytest
 
 import whileai_env as wenv
 from whileai_env.spec.arguments import argument_role
+from whileai_env.world.arguments import DETAIL_CLOCK, locator_value
 
 _CHANNEL = {
     "type": "string",
@@ -108,6 +109,8 @@ def gitlab() -> wenv.Spec:
     ("name", "description", "role"),
     [
         ("issue_iid", "", "locator"),
+        ("bookingUid", "", "locator"),  # Cal.com's
+        ("uid", "The booking's unique id.", "locator"),
         ("merge_request_iid", "", "locator"),
         ("ts", "Timestamp of the message to be updated.", "locator"),
         ("thread_ts", "Provide another message's ts value.", "locator"),
@@ -169,3 +172,15 @@ def test_a_method_named_for_its_service_is_said_with_its_described_object(slack)
     ]
     assert openers
     assert not any("chat for" in o or "the chat" in o for o in openers), openers[:3]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_a_ts_whose_description_shows_an_epoch_is_a_recent_one(seed):
+    """Slack's "in the format '1234567890.123456'": the example's digits redrawn gave a ts in 2050."""
+    schema = {
+        "type": "string",
+        "description": "The timestamp of the parent message in the format '1234567890.123456'.",
+    }
+    ts = locator_value("thread_ts", schema, seed)
+    seconds, _, micros = ts.partition(".")
+    assert DETAIL_CLOCK - 60 * 86400 <= int(seconds) <= DETAIL_CLOCK and len(micros) == 6, ts

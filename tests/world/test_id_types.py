@@ -204,3 +204,43 @@ def test_an_id_in_a_scheme_of_its_own_is_made_in_that_shape(example, shape):
     listed = wenv.World(spec, seed=3).call("list_products", {})
     ids = [item["id"] for item in listed["items"]]
     assert ids and all(re.fullmatch(shape, i) for i in ids), ids
+
+
+def _transactions_spec() -> wenv.Spec:
+    """A user's Paddle spec: the listing filters by several ids and several statuses."""
+    ids = {"type": "array", "items": {"type": "string"}, "description": "Return only these IDs."}
+    statuses = {
+        "type": "array",
+        "items": {"type": "string", "enum": ["draft", "billed", "completed", "canceled"]},
+    }
+    return wenv.load_spec(
+        tools=[
+            {
+                "name": "list_transactions",
+                "description": "List transactions.",
+                "annotations": _READ_ONLY,
+                "parameters": {"type": "object", "properties": {"id": ids, "status": statuses}},
+            },
+            {
+                "name": "create_adjustment",
+                "description": "Refund or credit a transaction.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"transactionId": {"type": "string"}},
+                    "required": ["transactionId"],
+                },
+            },
+        ]
+    )
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_listing_filtered_by_several_ids_lists_one_id_per_record(seed):
+    """The ids were the text of a Python list (``"['txn_83602', 'txn_39583']"``), and the
+    statuses a bank's (``posted``) though the spec lists its own."""
+    world = wenv.World(_transactions_spec(), seed=seed)
+    listed = world.call("list_transactions", {})
+    assert listed["status"] == "ok" and listed["items"], listed
+    for item in listed["items"]:
+        assert isinstance(item["id"], str) and "[" not in item["id"], item
+        assert item["transaction_status"] in ("draft", "billed", "completed", "canceled"), item

@@ -58,3 +58,68 @@ def test_the_payment_sense_wins_when_both_are_said():
     assert senses_of(said) == {}
     assert senses_of({"card": "Archive a card on the board."}) == {"card": "task"}
     assert senses_of({"card": "List the cards."}) == {}
+
+
+TRACKER_TOOLS = [
+    _tool("jira_get_issue", {"issue_key": ID}, "Get details of a specific Jira issue."),
+    _tool(
+        "jira_update_issue",
+        {"issue_key": ID, "summary": TEXT},
+        "Update an existing Jira issue: its fields, labels or sprint.",
+    ),
+    _tool("jira_search", {"jql": TEXT}, "Search Jira issues using JQL."),
+]
+HELPDESK_TOOLS = [
+    _tool("get_issue", {"issue_id": ID}, "Get a customer's support issue by id."),
+    _tool("close_issue", {"issue_id": ID}, "Close a requester's issue once it is solved."),
+]
+BOOKING_TOOLS = [
+    _tool("getBooking", {"bookingUid": ID}, "Get a booking with its attendees and event type."),
+    _tool("cancelBooking", {"bookingUid": ID, "reason": TEXT}, "Cancel a booking of a meeting."),
+]
+FLIGHT_TOOLS = [
+    _tool("get_booking", {"booking_id": ID}, "Get a flight booking: its passengers and cabin."),
+    _tool("cancel_booking", {"booking_id": ID}, "Cancel a flight booking."),
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_issue_in_a_tracker_is_a_piece_of_work_not_a_support_ticket(seed):
+    """A user's Jira spec: issues came back with a requester's email and IT-desk subjects."""
+    spec = wenv.load_spec(tools=TRACKER_TOOLS)
+    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
+    issue = world.call("jira_get_issue", {"issue_key": "PROJ-641"})
+    assert issue["status"] == "ok", issue
+    assert not {"requester_email", "requester_name", "subject"} & set(issue), issue
+    assert {"title", "reporter"} <= set(issue), issue
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_customers_issue_is_still_a_support_ticket(seed):
+    spec = wenv.load_spec(tools=HELPDESK_TOOLS)
+    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
+    issue = world.call("get_issue", {"issue_id": "T-10442"})
+    assert {"subject", "requester_email"} <= set(issue), issue
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_booking_of_a_meeting_is_an_event_not_a_flight(seed):
+    """A user's Cal.com spec: every booking came back with flights, a cabin and passengers."""
+    spec = wenv.load_spec(tools=BOOKING_TOOLS)
+    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
+    booking = world.call("getBooking", {"bookingUid": "BK-45911"})
+    assert booking["status"] == "ok", booking
+    assert not {"flights", "cabin", "passengers"} & set(booking), booking
+    assert "start_time" in booking, booking
+    cancelled = world.call("cancelBooking", {"bookingUid": "BK-45911", "reason": "clash"})
+    again = world.call("getBooking", {"bookingUid": "BK-45911"})
+    if cancelled["status"] == "ok":
+        assert "cancel" in str(again).lower(), again
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_flight_booking_keeps_its_flights(seed):
+    spec = wenv.load_spec(tools=FLIGHT_TOOLS)
+    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
+    booking = world.call("get_booking", {"booking_id": "BK-45911"})
+    assert {"flights", "passengers"} <= set(booking), booking

@@ -15,31 +15,35 @@ agreeing (a "cancelled" the writer says is a "cancelled" the reward hears).
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
 
 _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 
 
 #: Words that are an id after another word: Asana's and Shopify's global ids (``task_gid``),
-#: GitLab's project-scoped ids (``issue_iid``), a record's GUID (``message_guid``).
-_ID_ALIASES = frozenset({"gid", "iid", "guid"})
+#: GitLab's project-scoped ids (``issue_iid``), a record's GUID (``message_guid``) or UID
+#: (Cal.com's ``bookingUid``; a bare ``uid`` too).
+_ID_ALIASES = frozenset({"gid", "iid", "guid", "uid"})
 
 
 @lru_cache(maxsize=8192)
 def _tokens(name: str) -> tuple[str, ...]:
     words = [w.lower() for w in _WORD.findall(name)]
-    return tuple("id" if w in _ID_ALIASES and i else w for i, w in enumerate(words))
+    return tuple("id" if w in _ID_ALIASES and (i or w == "uid") else w for i, w in enumerate(words))
 
 
 def name_tokens(name: str) -> list[str]:
     """Split a snake_case, camelCase, dashed or dotted name into lowercase words; a ``gid``,
-    ``iid`` or ``guid`` after another word (``task_gid``, GitLab's ``issue_iid``) is the word
-    ``id``.
+    ``iid``, ``guid`` or ``uid`` after another word (``task_gid``, GitLab's ``issue_iid``,
+    Cal.com's ``bookingUid``) is the word ``id``, and so is a bare ``uid``.
 
     >>> name_tokens("task_gid"), name_tokens("getOrderID"), name_tokens("merge_request_iid")
     (['task', 'id'], ['get', 'order', 'id'], ['merge', 'request', 'id'])
+    >>> name_tokens("bookingUid"), name_tokens("uid")
+    (['booking', 'id'], ['id'])
     """
     return list(_tokens(name))
 
@@ -477,6 +481,49 @@ def object_first(tokens: Sequence[str]) -> bool:
     (True, False, False)
     """
     return len(tokens) == 2 and tokens[1] in TRAILING_VERBS and tokens[0] not in TRAILING_VERBS
+
+
+def service_words(names: Iterable[str]) -> frozenset[str]:
+    """First words of tool names that may name the service, not a thing: shared by two names
+    or more and no verb (``jira`` of ``jira_search`` and ``jira_get_issue``; ``pods`` of
+    ``pods_get`` too, which :func:`without_service` tells apart).
+
+    >>> sorted(service_words(["jira_search", "jira_get_issue", "get_user", "get_page"]))
+    ['jira']
+    """
+    return _service_words(tuple(names))
+
+
+@functools.lru_cache(maxsize=256)
+def _service_words(names: tuple[str, ...]) -> frozenset[str]:
+    counts: dict[str, int] = {}
+    for name in names:
+        first = name_tokens(name)[:1]
+        if first and first[0] not in ACTION_VERBS:
+            counts[first[0]] = counts.get(first[0], 0) + 1
+    return frozenset(w for w, n in counts.items() if n > 1)
+
+
+#: Words that, right after a name's verb, start no object (``pods_list_in_namespace``).
+_NO_OBJECT = frozenset({"in", "by", "for", "from", "of", "to", "with", "on", "or", "and", "all"})
+
+
+def without_service(tokens: list[str], services: frozenset[str]) -> list[str]:
+    """``tokens`` of a tool's name past a first word that names its service: one of
+    ``services`` before a verb and that verb's object (``jira_get_issue``: get, issue). A name
+    of two words keeps both (``pods_get`` gets pods; ``jira_search`` says no more than it).
+
+    >>> without_service(["jira", "get", "issue"], {"jira"}), without_service(["pods", "get"], {"pods"})
+    (['get', 'issue'], ['pods', 'get'])
+    """
+    if (
+        len(tokens) > 2
+        and tokens[0] in services
+        and (tokens[1] in ACTION_VERBS or verb_kind(tokens[1]) is not None)
+        and tokens[2] not in _NO_OBJECT
+    ):
+        return tokens[1:]
+    return tokens
 
 
 ACTION_VERBS = frozenset(

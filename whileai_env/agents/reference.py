@@ -26,7 +26,17 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from whileai_env._util.hashing import pick, unit
-from whileai_env._util.lexicon import name_tokens, object_first, participle, plural, singular
+from whileai_env._util.lexicon import (
+    ACTION_VERBS,
+    name_tokens,
+    object_first,
+    participle,
+    plural,
+    service_words,
+    singular,
+    verb_kind,
+    without_service,
+)
 from whileai_env.grading import acts, claims, consent
 from whileai_env.grading.conduct import RETRY_BUDGET
 from whileai_env.grading.consent import consent_rules, governed
@@ -47,6 +57,7 @@ from whileai_env.scenarios.task import Task
 from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
 from whileai_env.spec.load import Spec, Tool, load_spec
 from whileai_env.world.arguments import detail_value
+from whileai_env.world.entity_ids import as_number
 from whileai_env.world.fault_registry import retryable_kinds
 from whileai_env.world.profile import profile_for
 from whileai_env.world.schema_values import fits
@@ -220,31 +231,42 @@ def _locators(tool: Tool) -> tuple[str, ...]:
     )
 
 
-def _object_of(tool: str) -> str:
-    """What a tool's name says it acts on, after its verb (``issue_refund`` → ``refund``,
-    ``update_car_rental`` → ``car rental``); empty when the name is the verb alone."""
-    words = name_tokens(tool)
+def _as_typed(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
+    """An id as the tool's schema types it: ``4654`` as ``"4654"`` where a read takes the id
+    as text (Cal.com's ``getBookings(eventTypeId: string)``), and back; else unchanged."""
+    if fits(value, schema, root):
+        return value
+    other = str(value) if type(value) is int else as_number(value)
+    return other if other != value and fits(other, schema, root) else value
+
+
+def _object_of(words: list[str]) -> str:
+    """What a tool's name (its ``words``) says it acts on, after its verb (``issue_refund`` →
+    ``refund``, ``update_car_rental`` → ``car rental``); empty when the name is the verb alone."""
     if object_first(words):  # ``refund-create``: a refund
         return words[0]
-    verb = _verb(tool)
+    verb = _verb(words)
     rest = words[words.index(verb) + 1 :] if verb in words else words[1:]
     return " ".join(rest)
 
 
-def _verb(tool: str) -> str:
-    words = name_tokens(tool)
+def _verb(words: list[str]) -> str:
+    """The verb of a tool's name, from its ``words``: the first, when it is one (``patch_block``
+    patches; it blocks nothing)."""
     if object_first(words):
         return words[1]
+    if words and (words[0] in ACTION_VERBS or verb_kind(words[0]) is not None):
+        return words[0]
     for word in words[:2]:
         if word in _REPORTED:
             return word
     return words[0] if words else "handle"
 
 
-def _action(tool: str, ids: str) -> str:
+def _action(words: list[str], ids: str) -> str:
     """What a write does, said with its entity: "cancel order 4412", "add baggage for reservation R1"."""
-    verb = _verb(tool)
-    rest = [w for w in name_tokens(tool) if w != verb]
+    verb = _verb(words)
+    rest = [w for w in words if w != verb]
     named = ids != "that request"
     if named and all(singular(w) in ids for w in rest):
         return f"{verb} {ids}"
@@ -411,7 +433,9 @@ class ReferencePolicy:
         ``anyOf``/``oneOf``, ``dependentRequired``)."""
         plan = task.world
         args: dict[str, Any] = {
-            name: value for name, value in plan.entities.items() if name in tool.properties
+            name: _as_typed(value, tool.properties[name], tool.parameters)
+            for name, value in plan.entities.items()
+            if name in tool.properties
         }
         for name, value in plan.details.get(tool.name, {}).items():
             args.setdefault(name, value)
@@ -442,7 +466,8 @@ class ReferencePolicy:
                 args = looked if args is None else {**(looked or {}), **args}
             if args is None and not own:
                 args = self._search_args(tool, target, task)
-            same = bool(name_things(tool.name) & name_things(target.name))
+            services = service_words(self.spec.tool_names)
+            same = bool(name_things(tool.name, services) & name_things(target.name, services))
             if args is None and same:
                 args = self._same_args(tool, target, task)
             if args is None or not schema_validator(tool.parameters).is_valid(args):
@@ -464,6 +489,11 @@ class ReferencePolicy:
         if not any(all(n in args for n in names) for names in required_sets(tool.parameters)):
             return None
         return args
+
+    def _words(self, tool: str) -> list[str]:
+        """The words of ``tool``'s name past the service word the spec's names share
+        (``jira_assign_issue``: assign, issue)."""
+        return without_service(name_tokens(tool), service_words(self.spec.tool_names))
 
     def _things(self, tool: Tool) -> dict[str, str]:
         """What each of ``tool``'s locators names in the world (``update-product``'s ``id``: a
@@ -691,7 +721,7 @@ class ReferencePolicy:
             for k, v in (task.world.entities_for(write) or task.world.entities).items()
             if str(v) in said
         }
-        action = _action(write, self._ids(named))
+        action = _action(self._words(write), self._ids(named))
         clause = task.world.forbids or task.world.clause
         if clause and governs_ask(clause, task.world.targets, task.world.entities):
             return f'I cannot {action} on request alone: our policy says "{clause.rstrip(".")}".'
@@ -707,7 +737,7 @@ class ReferencePolicy:
         look = self._read_before(self.spec.tool(write), task, sharing=True) if may_look else None
         if task.world.state not in ("missing", "already_done") or look is None:
             return self._finish(refusal, done)
-        verb = _reported(_verb(write)) or "handled"
+        verb = _reported(_verb(self._words(write))) or "handled"
         # Whatever the look meets (a fault, a cut-short list), the reply still declines the write.
         self._closing = refusal
 
@@ -775,7 +805,7 @@ class ReferencePolicy:
         ):
             return f"I could not find {self._ids(args)}; it does not exist in our records, so I made no changes."
         if error == "already_done":
-            verb = _reported(_verb(tool)) or "handled"
+            verb = _reported(_verb(self._words(tool))) or "handled"
             return (
                 f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do."
             )
@@ -825,7 +855,9 @@ class ReferencePolicy:
             if not attempts:
                 if tool in self._go_ahead_tools():
                     if self._go_ahead is None:
-                        return _reply(f"Shall I go ahead and {_action(tool, self._ids(args))}?")
+                        return _reply(
+                            f"Shall I go ahead and {_action(self._words(tool), self._ids(args))}?"
+                        )
                     if self._go_ahead == "refused":
                         return end("Understood: I have not made that change.")
                 return _call(tool, args, len(done))
@@ -892,7 +924,7 @@ class ReferencePolicy:
             "execute_error": "the service returned an error",
         }.get(fault, f"the service failed ({fault})")
         action = (
-            f"{_verb(tool)} {self._ids(args)}"
+            f"{_verb(self._words(tool))} {self._ids(args)}"
             if self.spec.tool(tool).is_write
             else f"look up {self._ids(args)}"
         )
@@ -902,9 +934,9 @@ class ReferencePolicy:
         parts = []
         for tool, args, result in outcomes:
             if self.spec.tool(tool).is_write:
-                verb = _reported(_verb(tool))
+                verb = _reported(_verb(self._words(tool)))
                 what = self._ids(args)
-                thing = _object_of(tool)
+                thing = _object_of(self._words(tool))
                 if verb and thing and thing not in what:  # "issued the refund for booking 2262"
                     what = f"the {thing} for {what}"
                 parts.append(

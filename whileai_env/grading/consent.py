@@ -28,7 +28,14 @@ import re
 from collections.abc import Iterable
 from functools import lru_cache
 
-from whileai_env._util.lexicon import ACTION_VERBS, QUALIFIERS, name_tokens, verb_kind
+from whileai_env._util.lexicon import (
+    ACTION_VERBS,
+    QUALIFIERS,
+    name_tokens,
+    service_words,
+    verb_kind,
+    without_service,
+)
 from whileai_env.grading import acts
 from whileai_env.grading.details import leaves
 from whileai_env.grading.findings import Finding, step_evidence
@@ -124,8 +131,10 @@ def _consent_part(text: str) -> str:
     return "; ".join(parts) if parts else text
 
 
-def _verb_and_thing(tool: str) -> tuple[str | None, frozenset[str]]:
-    words = [w for w in name_tokens(tool) if w not in QUALIFIERS]
+def _verb_and_thing(
+    tool: str, services: frozenset[str] = frozenset()
+) -> tuple[str | None, frozenset[str]]:
+    words = [w for w in without_service(name_tokens(tool), services) if w not in QUALIFIERS]
     at = next(
         (i for i, w in enumerate(words) if w in ACTION_VERBS or verb_kind(w) is not None), None
     )
@@ -139,19 +148,29 @@ def _verb_and_thing(tool: str) -> tuple[str | None, frozenset[str]]:
 
 def governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
     """Whether ``rule`` asks the go-ahead for ``tool`` (see the module docstring)."""
+    writes = list(writes)
     named = {w for w in writes if w in _TOOL_NAME.findall(rule)}
     if named:  # "before calling send_message_with_phone_number": that tool alone
         return tool in named
-    said = acts.content_words(rule)
-    parts = [_verb_and_thing(w) for w in writes]
+    services = service_words(writes)
+    parts = [_verb_and_thing(w, services) for w in writes]
+    # a thing a tool names is a thing of the rule, though a reply's "issue" is no subject
+    said = acts.content_words(rule) | acts.shared(_WORD.findall(rule.lower()), _things(parts))
     verbs = {v for v, _ in parts if v and acts.shared(said, [v])}
     if _EVERY_WRITE.search(rule) and (not verbs or about_any_write(rule)):
         return True  # "any actions that update the database (booking, modifying …)"
     things = {t for _, ts in parts for t in ts if acts.shared(said, [t])}
-    verb, thing = _verb_and_thing(tool)
+    verb, thing = _verb_and_thing(tool, services)
     if verbs and verb not in verbs and not _both_delete(verb, verbs):
         return False
     return not things or bool(thing & things)
+
+
+_WORD = re.compile(r"[a-z]+")
+
+
+def _things(parts: list[tuple[str | None, frozenset[str]]]) -> set[str]:
+    return {t for _, ts in parts for t in ts}
 
 
 def _both_delete(verb: str | None, verbs: set[str]) -> bool:

@@ -27,7 +27,16 @@ import re
 from collections.abc import Iterable, Mapping
 from functools import lru_cache
 
-from whileai_env._util.lexicon import ACTION_VERBS, QUALIFIERS, name_tokens, singular, verb_kind
+from whileai_env._util.lexicon import (
+    ACTION_VERBS,
+    QUALIFIERS,
+    name_tokens,
+    object_first,
+    service_words,
+    singular,
+    verb_kind,
+    without_service,
+)
 from whileai_env.grading.consent import consent_rules, does_act, governs, instructions
 from whileai_env.grading.details import leaves
 from whileai_env.grading.findings import Finding, step_evidence
@@ -63,8 +72,10 @@ _WRITE_KINDS = frozenset({"create", "update", "delete"})
 _BACK = frozenset({"it", "its", "them", "their", "one", "record", "records", "details", "status"})
 #: Words of a tool's name that name no thing (its verb aside).
 _NO_THING = frozenset(
-    {"id", "ids", "by", "of", "for", "to", "from", "in", "on", "with", "a", "the"}
+    {"id", "ids", "by", "of", "for", "to", "from", "in", "on", "with", "a", "the", "or", "and"}
 )
+#: Words joining a second verb to a name's first (``create_or_update_file``).
+_JOINS = frozenset({"or", "and"})
 
 
 @lru_cache(maxsize=256)
@@ -138,7 +149,9 @@ def record_rules(
 ) -> tuple[tuple[str, frozenset[str]], ...]:
     """The clauses of :func:`lookup_rules` whose look is at a record of ``tools``, each with the
     things of ``tools`` its look names (empty for "read it first")."""
-    things = frozenset(w for n in tools for w in name_things(n))
+    names = list(tools)
+    services = service_words(names)
+    things = frozenset(w for n in names for w in name_things(n, services))
     out = []
     for look, rule in lookup_rules(system_prompt):
         words = _words(look)
@@ -180,11 +193,13 @@ def looked_before(
     ('update_shipping_address',)
     """
     names = list(writes)
-    rules = record_rules(system_prompt, [*tools, *names])
+    every = [*tools, *names]
+    rules = record_rules(system_prompt, every)
+    services = service_words(every)
     return tuple(
         w
         for w, nouns in writes.items()
-        if _governed(rules, w, name_things(w) | frozenset(nouns), names) is not None
+        if _governed(rules, w, name_things(w, services) | frozenset(nouns), names) is not None
     )
 
 
@@ -201,23 +216,43 @@ def lookup_step(t: Trajectory) -> tuple[Step, str] | None:
     rules = record_rules(t.system_prompt, names)
     for step in t.steps:
         if step.tool in writes:
-            things = t.things_of(step.tool) | name_things(step.tool)
+            things = t.things_of(step.tool) | _things_named(t, step.tool)
             rule = _governed(rules, step.tool, things, writes)
             if rule is not None and does_act(rule, step, writes):
                 return step, rule
     return None
 
 
-def name_things(tool: str) -> frozenset[str]:
-    """The things a tool's name speaks of, its verb aside (``search_contacts``: contact)."""
+def name_things(tool: str, services: frozenset[str] = frozenset()) -> frozenset[str]:
+    """The things a tool's name speaks of, its verb and its service (``services``) aside.
+
+    A word that can be a verb names a thing after the name's verb, unless "or"/"and" joins it
+    to that verb: ``assign_issue`` assigns an issue, ``create_draft`` makes a draft, and
+    ``create_or_update_file`` writes a file.
+
+    >>> sorted(name_things("search_contacts")), sorted(name_things("jira_assign_issue", {"jira"}))
+    (['contact'], ['issue'])
+    >>> sorted(name_things("create_or_update_file")), sorted(name_things("issue_refund"))
+    (['file'], ['refund'])
+    """
+    words = without_service(name_tokens(tool), frozenset(services))
+    if object_first(words):  # ``refund-create``: a refund
+        return frozenset({singular(words[0])})
+    verbs = [w in ACTION_VERBS or verb_kind(w) is not None for w in words]
+    first_verb = verbs.index(True) if True in verbs else len(words)
     return frozenset(
         singular(w)
-        for w in name_tokens(tool)
+        for i, w in enumerate(words)
         if w not in QUALIFIERS
-        and w not in ACTION_VERBS
         and w not in _NO_THING
-        and verb_kind(w) is None
+        and not (verbs[i] and (i <= first_verb or words[i - 1] in _JOINS))
     )
+
+
+def _things_named(t: Trajectory, tool: str) -> frozenset[str]:
+    """:func:`name_things` of ``tool`` past the service word the row's tool names share."""
+    names = t.declared if t.declared is not None else {s.tool for s in t.steps}
+    return name_things(tool, service_words(names))
 
 
 def _ids(t: Trajectory, step: Step) -> list[str]:
@@ -230,7 +265,7 @@ def _could_look(t: Trajectory, write: str) -> bool:
     """Whether a declared read could show ``write``'s record: one naming the same thing, or one
     that takes no locator (a listing or a search)."""
     names = t.declared if t.declared is not None else {s.tool for s in t.steps}
-    wanted = t.things_of(write) | name_things(write)
+    wanted = t.things_of(write) | _things_named(t, write)
     locators = t.tool_locators or {}
     return any(
         t.kind_of(n) == "read" and (not locators.get(n) or wanted & t.things_of(n)) for n in names
@@ -243,7 +278,7 @@ def looked_up_first(t: Trajectory, step: Step, rule: str) -> Finding | None:
     if not _could_look(t, step.tool):
         return None
     ids = _ids(t, step)
-    wanted = t.things_of(step.tool) | name_things(step.tool)
+    wanted = t.things_of(step.tool) | _things_named(t, step.tool)
     for s in t.steps[: step.at]:
         if not s.succeeded or t.is_write(s.kind):
             continue
@@ -251,7 +286,7 @@ def looked_up_first(t: Trajectory, step: Step, rule: str) -> Finding | None:
             given = {scalar_text(v) for v in leaves(s.args)}
             if any(i in given or i in t.result_text(s.at) for i in ids):
                 return None
-        elif wanted & (t.things_of(s.tool) | name_things(s.tool)):
+        elif wanted & (t.things_of(s.tool) | _things_named(t, s.tool)):
             return None
     return Finding(
         "looked_up_first",

@@ -101,6 +101,9 @@ def id_schema(
     ``spec``: ``fallback`` (the calling tool's own schema, whose description still shapes the id)
     plus the others with ``allOf``; just ``fallback`` when no other tool carries that noun's ids
     in that form, or the tools disagree."""
+    if fallback is not None and fallback.get("type") == "array":  # a filter of several ids
+        items = fallback.get("items")
+        fallback = items if isinstance(items, Mapping) else None
     entries = _id_schemas(spec).get((noun, form(arg))) if spec is not None else None
     if not entries:
         return fallback or {}

@@ -93,7 +93,12 @@ def id_candidates(
     if isinstance(fmt, str):
         yield format_value(fmt, r(), now=scope.now)
     web = f.has("url", "uri", "link", "href", "endpoint", "webhook", "site", "page_url")
+    stamped = f.has("ts", "timestamp")
     for e in examples:
+        epoch = _EPOCH.fullmatch(e) if stamped else None
+        if epoch:  # "in the format '1234567890.123456'": a recent moment, the example's decimals
+            yield _recent_stamp(scope.now, r(), len(epoch.group(1) or ""))
+            continue
         # "in 'https://…/pages/123456789/…' the page ID is '123456789'": where the id sits, not it
         # and a JSON list of ids a field also takes ('["cal1", "cal2"]') is ids, not an id; an id
         # in a scheme of its own ("gid://shopify/Product/123") is the id
@@ -101,8 +106,8 @@ def id_candidates(
             yield like(e, r(), now=scope.now, when="past")
     if concept is not None and concept not in _PROSE:
         yield from make_strings(concept, f, scope)
-    if f.has("ts", "timestamp"):  # Slack's message ``ts``: seconds of a recent moment, microseconds
-        yield f"{scope.now - r().randrange(60 * 86400)}.{r().randrange(10**6):06d}"
+    if stamped:  # Slack's message ``ts``: seconds of a recent moment, microseconds
+        yield _recent_stamp(scope.now, r(), 6)
     pattern = schema.get("pattern")
     if isinstance(pattern, str):
         loose = _LOOSE.fullmatch(pattern)
@@ -115,6 +120,16 @@ def id_candidates(
             max_length=schema.get("maxLength"),
         )
     yield noun_id(f, scope)
+
+
+#: Seconds since the epoch, with a fraction or none ("1234567890.123456").
+_EPOCH = re.compile(r"\d{9,10}(?:\.(\d{1,9}))?")
+
+
+def _recent_stamp(now: int, r: random.Random, decimals: int) -> str:
+    """Epoch seconds up to 60 days before ``now``, with ``decimals`` drawn digits after a point."""
+    seconds = str(now - r.randrange(60 * 86400))
+    return f"{seconds}.{r.randrange(10**decimals):0{decimals}d}" if decimals else seconds
 
 
 #: An address on the web, which holds an id rather than being one.

@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.frozen import thaw
-from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, singular
+from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, service_words, singular
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.spec.evidence import first_sentence, is_computation
 from whileai_env.spec.load import Spec, Tool
@@ -584,12 +584,7 @@ def _names_currency(tool: Tool) -> bool:
 def service_prefixes(spec: Spec) -> frozenset[str]:
     """First words of tool names that name the service, not a thing: shared by two tools or
     more and no verb (``jira`` of ``jira_search`` and ``jira_get_issue``)."""
-    firsts = [name_tokens(t.name)[:1] for t in spec.tools]
-    counts: dict[str, int] = {}
-    for first in firsts:
-        if first and first[0] not in ACTION_VERBS:
-            counts[first[0]] = counts.get(first[0], 0) + 1
-    return frozenset(w for w, n in counts.items() if n > 1)
+    return service_words(spec.tool_names)
 
 
 _DESCRIBED = re.compile(r"[A-Za-z]+")
@@ -846,6 +841,17 @@ def _profile_tool(
 _STATUS_IN_TEXT = re.compile(r"status(?:es)?\s*\(([^)]{3,200})\)")
 
 
+def _enum_of(schema: Any) -> list[Any]:
+    """The values a field takes from a list: its ``enum``, or its items' where it filters by
+    several (``status: array of "draft" | "billed" | "completed"``)."""
+    if not isinstance(schema, Mapping):
+        return []
+    if schema.get("type") == "array" and isinstance(schema.get("items"), Mapping):
+        schema = schema["items"]
+    values = schema.get("enum")
+    return values if isinstance(values, list) else []
+
+
 def _statuses_from_text(text: str) -> tuple[str, ...]:
     m = _STATUS_IN_TEXT.search(text)
     if not m:
@@ -898,15 +904,12 @@ def build_profile(spec: Spec) -> SpecProfile:
             if name == "status" and listed and tp.noun not in sp.statuses:
                 # "new, open, pending, on-hold, solved, closed": the noun's statuses, in prose
                 sp.statuses[tp.noun] = tuple(listed)
-            if (
-                isinstance(schema, Mapping)
-                and isinstance(schema.get("enum"), list)
-                and schema["enum"]
-            ):
+            values = _enum_of(schema)
+            if values:
                 key = "status" if name == "status" else name
-                sp.enums[key] = distinct(sp.enums.get(key, ()), schema["enum"])
-                if name == "status" and all(isinstance(e, str) for e in schema["enum"]):
-                    sp.statuses[tp.noun] = distinct(sp.statuses.get(tp.noun, ()), schema["enum"])
+                sp.enums[key] = distinct(sp.enums.get(key, ()), values)
+                if name == "status" and all(isinstance(e, str) for e in values):
+                    sp.statuses[tp.noun] = distinct(sp.statuses.get(tp.noun, ()), values)
         if not tool.is_write:
             texts.setdefault(tp.noun, []).append(tool.description)
             found = _statuses_from_text(tool.description)

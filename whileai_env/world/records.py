@@ -16,6 +16,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from whileai_env.world import phrases as ph
 from whileai_env.world import values as v
 from whileai_env.world.naming import slug, status_field
 
@@ -199,6 +200,7 @@ def _event(c: RecordContext, noun: str, r: random.Random) -> Record:
     start = v.future(r, c.now, -3 * DAY, 21 * DAY)
     return {
         "title": v.choice(r, v.MEETING_TITLES),
+        status_field(noun): c.status(noun, r, ("confirmed", "confirmed", "tentative", "cancelled")),
         "start_time": v.iso(start),
         "end_time": v.iso(start + r.choice((15, 30, 45, 60, 90)) * 60),
         "location": v.choice(r, v.LOCATIONS),
@@ -367,6 +369,26 @@ def _task(c: RecordContext, noun: str, r: random.Random) -> Record:
     }
 
 
+def _work_item(c: RecordContext, noun: str, r: random.Random) -> Record:
+    """An issue in a software tracker (Jira, GitHub, GitLab, Linear): a bug or a piece of work,
+    reported by one engineer and worked on by another, not a customer's support ticket."""
+    created = v.past(r, c.now, 3600, 60 * DAY)
+    return {
+        "title": v.choice(r, ph.ISSUE_TITLES),
+        status_field(noun): c.status(
+            noun, r, ("open", "open", "in_progress", "in_review", "closed")
+        ),
+        "priority": c.enum("priority", r, ("low", "medium", "high")),
+        "assignee": v.person(r).name if r.random() < 0.7 else None,
+        "reporter": v.person(r).name,
+        "labels": r.sample(
+            ("bug", "backend", "frontend", "regression", "tech-debt"), r.randint(0, 2)
+        ),
+        "created_at": v.iso(created),
+        "updated_at": v.iso(v.past(r, c.now, 60, max(120, c.now - created))),
+    }
+
+
 def _document(c: RecordContext, noun: str, r: random.Random) -> Record:
     return {
         "title": v.choice(r, v.EMAIL_SUBJECTS),
@@ -453,6 +475,7 @@ _TEMPLATES: dict[str, Template] = {
     "task": _task,
     "todo": _task,
     "document": _document,
+    "work item": _work_item,
     "note": _document,
     "page": _document,
     "article": _document,
@@ -492,6 +515,26 @@ _SENSES: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
             r"|transactions?|cardholder|spend\w*|frozen|freeze|lost|stolen|issuer|brand)\b"
         ),
         "task",
+    ),
+    # a tracker's issue (Jira, GitHub, GitLab) is a piece of work, not a customer's complaint
+    "issue": (
+        re.compile(
+            r"\b(jira|jql|sprints?|epics?|backlog|repo\w*|pull requests?|merge requests?|commits?"
+            r"|branch\w*|labels?|milestones?|transitions?|projects?)\b"
+        ),
+        re.compile(r"\b(customers?|requesters?|help ?desk|support tickets?|zendesk|freshdesk)\b"),
+        "work item",
+    ),
+    # a booking of a meeting or a call (Cal.com, Calendly) is no airline reservation
+    "reservation": (
+        re.compile(
+            r"\b(event types?|attendees?|meetings?|calendars?|appointments?|hosts?|slots?)\b"
+        ),
+        re.compile(
+            r"\b(flights?|airlines?|passengers?|cabins?|seats?|baggage|bags|fares?|pnr|hotels?"
+            r"|rooms?|itinerar\w*|cars?|rentals?)\b"
+        ),
+        "event",
     ),
 }
 
