@@ -90,6 +90,19 @@ def test_malformed_calls_are_marked_not_raised():
     assert unterminated and unterminated[0].name == "f"
 
 
+def test_a_call_whose_json_is_broken_is_a_malformed_call_fenced_bare_or_cut_short():
+    """A user's model wrote its call in a fence with one brace short: it was read as a reply,
+    the user closed, and the episode scored 0 with no error for the model to learn from."""
+    call = '{"name": "get_order", "arguments": {"order_id": "4412"'
+    for text in ("```json\n" + call + "\n```", "Checking.\n```json\n" + call + "},\n```", call):
+        action = parse_action(text)
+        assert len(action.tool_calls) == 1, text
+        assert "not valid JSON" in (action.tool_calls[0].error or ""), text
+    # broken JSON that names no tool and no arguments is still text
+    assert parse_action('```json\n{"a": [1\n```').tool_calls == ()
+    assert parse_action('{"total": 4,').tool_calls == ()
+
+
 def test_plain_text_is_a_reply():
     assert parse_action("Your order shipped yesterday.") == Action(
         content="Your order shipped yesterday."

@@ -45,6 +45,7 @@ _ENVELOPE_DEPTH = MAX_DEPTH + 4
 _OPEN, _CLOSE = "<tool_call>", "</tool_call>"
 _BODY = r"(?:[^`]|`(?!``))*?"  # anything up to the next fence, lazily
 _FENCED = re.compile(rf"```(?:json|tool_call|tool)?\s*+(\{{{_BODY}\}}|\[{_BODY}\])\s*+```")
+_OPEN_FENCE = re.compile(rf"```(?:json|tool_call|tool)?\s*+([{{\[]{_BODY})```")
 _PREVIEW = reprlib.Repr()
 _TOOL_NAME = re.compile(r"[A-Za-z_][\w.:-]{0,127}")
 _PREVIEW.maxstring = _PREVIEW.maxother = 120
@@ -283,13 +284,14 @@ def _block_calls(block: str, call_id: str) -> list[ToolCall]:
     return _calls_from_json(value, call_id) or [_call_from_mapping(value, call_id)]
 
 
-def _find_fence(text: str) -> tuple[int, int, str] | None:
-    """The first fenced block whose body is a JSON object or array: ``(start, end, body)``.
+def _find_fence(text: str, fenced: re.Pattern[str] = _FENCED) -> tuple[int, int, str] | None:
+    """The first fenced block whose body is a JSON object or array: ``(start, end, body)``
+    (with ``_OPEN_FENCE``, one that only opens as one: a call cut short).
 
     One regex search, linear: the body never crosses a fence and the whitespace runs are
     possessive, so a failed attempt costs the text up to the next fence and is never retried.
     """
-    found = _FENCED.search(text)
+    found = fenced.search(text)
     return None if found is None else (found.start(), found.end(), found.group(1))
 
 
@@ -315,24 +317,44 @@ def _parse_text(text: str, prefix: str) -> Action:
     if stripped[:1] in ("{", "["):
         try:
             value = loads(stripped)
-        except ValueError:  # JSONDecodeError or JsonLimitError: then it is text
+        except ValueError as exc:  # JSONDecodeError or JsonLimitError: text, unless a call's
+            if _names_a_call(stripped):
+                return Action(content="", tool_calls=(_unreadable(f"{prefix}_0", exc, stripped),))
             value = None
         if isinstance(value, dict) and value.get("role") == "assistant":
             return _parse_message(value, prefix)
         calls = _calls_from_json(value, prefix)
         if calls is not None:
             return Action(content="", tool_calls=tuple(_capped(calls, prefix)))
-    fence = _find_fence(text)
+    fence = _find_fence(text) or _find_fence(text, _OPEN_FENCE)
     if fence is not None:
         start, end, body = fence
+        content = (text[:start] + text[end:]).strip()
         try:
             calls = _calls_from_json(loads(body), prefix)
-        except ValueError:
+        except ValueError as exc:
+            if _names_a_call(body):  # a call whose JSON is broken: an error the agent sees
+                return Action(content=content, tool_calls=(_unreadable(f"{prefix}_0", exc, body),))
             calls = None
         if calls is not None:
-            content = (text[:start] + text[end:]).strip()
             return Action(content=content, tool_calls=tuple(_capped(calls, prefix)))
     return Action(content=text)
+
+
+#: Keys of a JSON text that names a tool and its arguments: a tool call, even where it does not
+#: parse (two searches, each linear).
+_NAME_KEY = re.compile(r'"name"\s*+:\s*+"')
+_ARGUMENTS_KEY = re.compile(r'"(?:arguments|parameters|args|input)"\s*+:')
+
+
+def _names_a_call(body: str) -> bool:
+    return _NAME_KEY.search(body) is not None and _ARGUMENTS_KEY.search(body) is not None
+
+
+def _unreadable(call_id: str, exc: ValueError, body: str) -> ToolCall:
+    """The malformed call of a tool call written as JSON that does not parse."""
+    reason = exc.msg if isinstance(exc, json.JSONDecodeError) else str(exc)
+    return _malformed(call_id, f"tool call is not valid JSON ({reason})", body)
 
 
 # ---------------------------------------------------------------------------------------------
