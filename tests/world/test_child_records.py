@@ -154,6 +154,19 @@ def test_a_posted_message_is_in_the_history_and_a_deleted_one_is_gone(slack):
     assert ts not in [m.get("ts") for m in after["items"]]
 
 
+def test_an_edited_message_reads_edited_in_its_channel_and_the_channel_is_no_change(slack):
+    """A user's Jira spec: ``edit_comment`` answered ok, the issue's read still showed the old
+    text, and ``updated`` listed the issue's key as a changed field."""
+    world = wenv.world(slack, seed=3)
+    world.reset()
+    channel = _channel(world)
+    ts = world.call("chat_postMessage", {"channel": channel, "text": "hello there"})["ts"]
+    edited = world.call("chat_update", {"channel": channel, "ts": ts, "text": "hello again"})
+    assert edited["status"] == "ok" and edited["updated"] == ["text"], edited
+    history = world.call("conversations_history", {"channel": channel})
+    assert [m["text"] for m in history["items"] if m.get("ts") == ts] == ["hello again"]
+
+
 def test_an_issue_is_read_by_its_iid(gitlab):
     world = wenv.world(gitlab, seed=5)
     world.reset()

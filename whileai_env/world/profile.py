@@ -429,6 +429,9 @@ class SpecProfile:
     extras: dict[str, tuple[str, ...]] = field(default_factory=dict)
     related: dict[str, tuple[str, ...]] = field(default_factory=dict)
     senses: dict[str, str] = field(default_factory=dict)
+    #: Per noun, the nouns its records are made in (``add_comment(issue_key)``: a comment's
+    #: issue): a write naming one beside the record names where the record is, not a change.
+    parents: dict[str, frozenset[str]] = field(default_factory=dict)
 
     def id_key(self, noun: str) -> str:
         """The argument name that carries ids of ``noun`` in this spec (``order_id``)."""
@@ -841,6 +844,18 @@ def _profile_tool(
 _STATUS_IN_TEXT = re.compile(r"status(?:es)?\s*\(([^)]{3,200})\)")
 
 
+def _parents(tools: Iterable[ToolProfile]) -> dict[str, frozenset[str]]:
+    """Per created noun, the nouns of the records its creates are made in (their primary)."""
+    found: dict[str, set[str]] = {}
+    for tp in tools:
+        made = tp.created_noun
+        if tp.kind == "create" and made and tp.primary is not None:
+            parent = tp.nouns[tp.primary]
+            if parent != made:
+                found.setdefault(made, set()).add(parent)
+    return {noun: frozenset(p) for noun, p in found.items()}
+
+
 def _enum_of(schema: Any) -> list[Any]:
     """The values a field takes from a list: its ``enum``, or its items' where it filters by
     several (``status: array of "draft" | "billed" | "completed"``)."""
@@ -925,6 +940,7 @@ def build_profile(spec: Spec) -> SpecProfile:
         lists = _listed_noun(tp, sp.id_keys)
         if lists:  # ``conversations_list``: "Lists all channels", the channels others take
             sp.tools[name] = replace(tp, noun=lists, name_noun=lists)
+    sp.parents = _parents(sp.tools.values())
     entity_nouns = {tp.nouns[tp.primary] for tp in sp.tools.values() if tp.primary is not None}
     for name, tp in sp.tools.items():
         checked = tuple(

@@ -12,7 +12,7 @@ import json
 import math
 import re
 import statistics
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import partial
 from typing import Any
 
@@ -1137,6 +1137,7 @@ def write(call: Call) -> dict[str, Any]:
         if batch or not _names_a_batch(call):
             for gone in batch or [ent]:  # a batch delete removes every id it names
                 store.remove(gone)
+                _mirror_in_parents(call, gone, (), removed=True)
         # an empty batch deletes nothing (``recordIds: []`` deleted the base it sat in)
         return ok(
             call.echo(), deleted=bool(batch) or not _names_a_batch(call), deleted_at=now, **flags
@@ -1161,7 +1162,9 @@ def write(call: Call) -> dict[str, Any]:
     if p.done:
         rec[field_name] = store.adapt_status(ent.noun, p.done)
         changed.append(field_name)
-    skip = {a for a in p.locators if a == p.primary}
+    # the record's own id, and the record it was made in (``edit_comment(issue_key, …)``)
+    parents = call.spec.parents.get(ent.noun, frozenset())
+    skip = {a for a in p.locators if a == p.primary or p.nouns[a] in parents}
     if p.takes_out:  # the member taken out of the card: off its lists, never a field of it
         skip |= set(p.locators)
         changed += _taken_out(rec, [call.args[a] for a in p.locators if a in call.args])
@@ -1197,11 +1200,44 @@ def write(call: Call) -> dict[str, Any]:
         rec[field_name] = switched  # set_wifi_status(on=false): the wifi's status is off
         changed.append(field_name)
     rec["updated_at"] = now
+    _mirror_in_parents(call, ent, changed, removed=False)
     out = ok(call.echo())
     if field_name in rec:
         out[field_name] = rec[field_name]
     out.update(updated=list(dict.fromkeys(changed)), updated_at=now, **flags)
     return out
+
+
+def _mirror_in_parents(call: Call, ent: Entity, fields: Sequence[str], *, removed: bool) -> None:
+    """Show a write to a record made in another (``edit_comment``) in that other's list of
+    them (the issue's ``comments``): the edited text, or the item gone, so no read contradicts
+    the write."""
+    p = call.profile
+    parents = call.spec.parents.get(ent.noun, frozenset())
+    list_field = f"{slug(ent.noun)}s"
+    for arg in p.locators:
+        if p.nouns[arg] not in parents or not call.present(arg):
+            continue
+        parent = call.store.peek(p.nouns[arg], call.args[arg])
+        items = parent.record.get(list_field) if parent is not None else None
+        if parent is None or not isinstance(items, list):
+            continue
+        at = next((i for i, item in enumerate(items) if _names(item, ent.ident)), None)
+        if at is None:
+            continue
+        items = copy_json(items)
+        if removed:
+            del items[at]
+        else:
+            items[at].update({f: copy_json(ent.record[f]) for f in fields if f in ent.record})
+        parent.writable()[list_field] = items
+
+
+def _names(item: Any, ident: str) -> bool:
+    """Whether a listed child (``{"comment_id": "COM-1", …}``) is the record ``ident``."""
+    return isinstance(item, dict) and any(
+        name_tokens(k)[-1:] == ["id"] and str(v) == ident for k, v in item.items()
+    )
 
 
 #: A switch argument, and the status each of its values leaves the record in.
