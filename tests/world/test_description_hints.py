@@ -158,3 +158,12 @@ def test_json_nested_past_any_real_example_is_no_example_and_no_crash():
     assert detail_value("fields", {"type": "string", "description": "A JSON list: " + deep}, 1)
     assert like(deep, __import__("random").Random(0), now=0, when="past")
     assert spoken_value(deep)
+
+
+def test_example_values_after_a_label_are_examples():
+    """Jira's ``transition_id``: "Example values: '11', '21', '31'" was not read, and the ids
+    came out as ``TRA-771999``."""
+    said = "ID of the transition to perform. Example values: '11', '21', '31'"
+    assert hints_of({"type": "string", "description": said}).examples == ("11", "21", "31")
+    value = locator_value("transition_id", {"type": "string", "description": said}, 4)
+    assert value.isdigit() and len(value) == 2, value

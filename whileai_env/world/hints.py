@@ -33,6 +33,7 @@ _CHOICE_LEAD = re.compile(
 )
 _EXAMPLE_LEAD = re.compile(
     r"(?:\be\.\s?g\.?,?|\bsuch as\b|\bfor example\b,?|\bfor instance\b,?|\bexamples?\s*:|\blike\b"
+    r"|\bexample values?\s*:"
     r"|\bin the (?:format|form)\b(?=\s*['\"`]))",
     re.IGNORECASE,
 )
