@@ -307,3 +307,50 @@ def test_a_coding_tool_on_the_tasks_missing_record_answers_not_found():
     for task in tasks:
         answer = wenv.World(spec, task=task).call("list_pipelines", thaw(task.world.entities))
         assert (answer["status"] == "ok") == (task.world.state == "exists"), answer
+
+
+BOOKINGS = [
+    {
+        "name": "getBooking",
+        "description": "Get a booking with its attendees.",
+        "annotations": {"readOnlyHint": True},
+        "parameters": {
+            "type": "object",
+            "properties": {"bookingUid": {"type": "string"}},
+            "required": ["bookingUid"],
+        },
+    },
+    {
+        "name": "createBooking",
+        "description": "Create a booking of an event type for an attendee.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "eventTypeId": {"type": "integer"},
+                "start": {"type": "string", "format": "date-time"},
+            },
+            "required": ["eventTypeId", "start"],
+        },
+    },
+]
+
+
+def test_a_create_made_already_is_said_of_what_it_makes_not_of_its_parent():
+    """A user's Cal.com spec answered "event type 1436 is already completed" to a create, and
+    the oracle said "Event type 1436 was already created"."""
+    spec = wenv.load_spec(tools=BOOKINGS)
+    task = task_in_state(spec, "already_done", "createBooking")
+    world = wenv.World(spec, task)
+    event_type = task.world.entities["eventTypeId"]
+    result = world.call(
+        "createBooking", {"eventTypeId": event_type, "start": "2027-01-05T10:00:00Z"}
+    )
+    assert result["status"] == "error" and result["error"]["code"] == "already_done", result
+    assert f"for event type {event_type} was already made" in result["error"]["message"], result
+    rows = wenv.simulate("oracle", spec=spec, budget=60, seed=1, fault_rate=0.0, quiet=True).rows
+    done = [r for r in rows if r["world"]["state"] == "already_done" and r["steps"]]
+    assert done, "an already-done create was played"
+    for row in done:
+        assert (
+            "was already made" in row["final_text"] and "already created" not in row["final_text"]
+        )

@@ -240,6 +240,22 @@ def _as_typed(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) ->
     return other if other != value and fits(other, schema, root) else value
 
 
+def _made_in(profile: Any, words: list[str]) -> str:
+    """What a create makes inside another record (``createBooking(eventTypeId)``: a booking),
+    as its name says it; empty for any other tool, or a create named by its own record."""
+    if profile is None or profile.kind != "create" or profile.primary is None:
+        return ""
+    made = profile.created_noun
+    if not made or made == profile.nouns[profile.primary]:
+        return ""
+    return _object_of(words) or made
+
+
+def _a(noun: str) -> str:
+    """``noun`` after its indefinite article."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def _object_of(words: list[str]) -> str:
     """What a tool's name (its ``words``) says it acts on, after its verb (``issue_refund`` →
     ``refund``, ``update_car_rental`` → ``car rental``); empty when the name is the verb alone."""
@@ -805,6 +821,9 @@ class ReferencePolicy:
         ):
             return f"I could not find {self._ids(args)}; it does not exist in our records, so I made no changes."
         if error == "already_done":
+            made = _made_in(profile_for(self.spec).tools.get(tool), self._words(tool))
+            if made:  # ``createBooking(eventTypeId)``: the booking exists, not the event type
+                return f"{_a(made).capitalize()} for {self._ids(args)} was already made, so there is nothing more to do."
             verb = _reported(_verb(self._words(tool))) or "handled"
             return (
                 f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do."

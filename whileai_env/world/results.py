@@ -825,16 +825,19 @@ def _listed_ids(
 
 
 def already_done(call: Call, ent: Entity, arg: str) -> dict[str, Any]:
+    p = call.profile
     status = ent.status
     when = ent.record.get("updated_at")
-    state = f"is already {status}" if status else "was already done"
     since = f" (since {when})" if when else ""
-    return error(
-        "already_done",
-        f"{ent.noun} {ent.ident} {state}{since}; {call.profile.name} made no change",
-        field=arg,
-        state=status,
-    )
+    made = p.created_noun if p.kind == "create" else None
+    if made and made != ent.noun:  # ``createBooking(eventTypeId)``: the booking exists, not
+        # the event type "completed"
+        article = "an" if made[:1] in "aeiou" else "a"
+        said = f"{article} {made} for {ent.noun} {ent.ident} was already made{since}"
+    else:
+        said = f"{ent.noun} {ent.ident} {f'is already {status}' if status else 'was already done'}"
+        said += since
+    return error("already_done", f"{said}; {p.name} made no change", field=arg, state=status)
 
 
 _CHANGE_WRAPPERS = frozenset(
