@@ -42,6 +42,8 @@ TOOLS = [
         ("Only managers may delete products.", set()),
         ("Do not change the Salary field.", set()),  # a field's value, not the update_field tool
         ("Never reveal another customer's orders.", set()),
+        # a user's Gmail spec: how the act is done is every way of doing it
+        ("Never delete products, one at a time or in batches; archive them.", {"delete_product"}),
     ],
 )
 def test_only_an_unconditional_rule_forbids_a_write(rule, forbidden):

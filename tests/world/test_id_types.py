@@ -206,9 +206,13 @@ def test_an_id_in_a_scheme_of_its_own_is_made_in_that_shape(example, shape):
     assert ids and all(re.fullmatch(shape, i) for i in ids), ids
 
 
-def _transactions_spec() -> wenv.Spec:
-    """A user's Paddle spec: the listing filters by several ids and several statuses."""
-    ids = {"type": "array", "items": {"type": "string"}, "description": "Return only these IDs."}
+def _transactions_spec(nullable: bool) -> wenv.Spec:
+    """A user's Paddle spec: the listing filters by several ids and several statuses (with
+    ``nullable``, FastMCP's ``list[str] | None``, as PagerDuty's server declares them)."""
+    ids: dict[str, Any] = {"type": "array", "items": {"type": "string"}}
+    if nullable:
+        ids = {"anyOf": [ids, {"type": "null"}], "default": None}
+    ids["description"] = "Return only these IDs."
     statuses = {
         "type": "array",
         "items": {"type": "string", "enum": ["draft", "billed", "completed", "canceled"]},
@@ -234,11 +238,12 @@ def _transactions_spec() -> wenv.Spec:
     )
 
 
+@pytest.mark.parametrize("nullable", [False, True])
 @pytest.mark.parametrize("seed", range(4))
-def test_a_listing_filtered_by_several_ids_lists_one_id_per_record(seed):
+def test_a_listing_filtered_by_several_ids_lists_one_id_per_record(seed, nullable):
     """The ids were the text of a Python list (``"['txn_83602', 'txn_39583']"``), and the
     statuses a bank's (``posted``) though the spec lists its own."""
-    world = wenv.World(_transactions_spec(), seed=seed)
+    world = wenv.World(_transactions_spec(nullable), seed=seed)
     listed = world.call("list_transactions", {})
     assert listed["status"] == "ok" and listed["items"], listed
     for item in listed["items"]:

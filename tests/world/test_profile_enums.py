@@ -86,3 +86,30 @@ def test_a_run_on_a_huge_enum_spec_takes_seconds():
     data = wenv.simulate("seeded", spec=spec, budget=10, quiet=True)
     assert time.process_time() - start < 10.0
     assert data.search["rows"] == 10
+
+
+def test_statuses_a_listing_names_in_prose_drop_the_example_lead():
+    """PagerDuty's "Filter by status (e.g. triggered, acknowledged, resolved)" gave incidents
+    the status ``e.g._triggered``."""
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "list_incidents",
+                "description": "List incidents.\n  statuses: Filter by status (e.g. triggered, "
+                "acknowledged, resolved)",
+                "annotations": {"readOnlyHint": True},
+                "parameters": {"type": "object", "properties": {}},
+            },
+            {
+                "name": "get_incident",
+                "description": "Get an incident.",
+                "annotations": {"readOnlyHint": True},
+                "parameters": {
+                    "type": "object",
+                    "properties": {"incident_id": {"type": "string"}},
+                    "required": ["incident_id"],
+                },
+            },
+        ]
+    )
+    assert build_profile(spec).statuses["incident"] == ("triggered", "acknowledged", "resolved")

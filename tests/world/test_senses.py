@@ -123,3 +123,24 @@ def test_a_flight_booking_keeps_its_flights(seed):
     world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
     booking = world.call("get_booking", {"booking_id": "BK-45911"})
     assert {"flights", "passengers"} <= set(booking), booking
+
+
+ONCALL_TOOLS = [
+    _tool("get_incident", {"incident_id": ID}, "Get an incident: its urgency and responders."),
+    _tool(
+        "manage_incident",
+        {"incident_id": ID, "status": TEXT},
+        "Acknowledge or resolve an incident paged to the on-call.",
+    ),
+]
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_an_on_call_incident_is_an_outage_not_a_support_ticket(seed):
+    """A user's PagerDuty spec: incidents came back with a requester and IT-desk subjects."""
+    spec = wenv.load_spec(tools=ONCALL_TOOLS)
+    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
+    incident = world.call("get_incident", {"incident_id": "INC100001"})
+    assert incident["status"] == "ok", incident
+    assert not {"requester_email", "requester_name", "subject"} & set(incident), incident
+    assert {"title", "urgency", "service"} <= set(incident), incident

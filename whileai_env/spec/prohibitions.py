@@ -72,6 +72,12 @@ _CONDITIONS = frozenset(
     }
 )
 _OBJECT = re.compile(r"^(?:(?:[a-z'-]+)\s+){0,2}[a-z'-]+$")
+#: A part of a forbidding rule that says how the act is done, never done: every way of it.
+_MANNER = re.compile(
+    r"^(?:(?:either )?one at a time|singly|individually|in (?:a )?batch(?:es)?|in bulk|at all"
+    r"|ever|for any reason|under any circumstances?|in any way|even once)$",
+    re.IGNORECASE,
+)
 
 
 def _acts(text: str) -> list[tuple[str, tuple[str, ...]]]:
@@ -86,6 +92,8 @@ def _acts(text: str) -> list[tuple[str, tuple[str, ...]]]:
         r",\s*(?:or\s+|and\s+)?|\s+or\s+|\s+and\s+|\s+nor\s+", head[found.end() :]
     ):
         words = part.strip().lower().split()
+        if _MANNER.match(part.strip()):  # "never delete emails, one at a time or in batches"
+            continue
         if not words or verb_kind(words[0]) not in ("create", "update", "delete"):
             return []
         rest = [w.removesuffix("'s").removesuffix("'") for w in words[1:] if w not in _ARTICLES]

@@ -60,8 +60,7 @@ def _id_schemas(spec: Any) -> dict[tuple[str, str], list[tuple[str, str, Any]]]:
             schema = (
                 thaw(tp.properties.get(arg)) if isinstance(tp.properties.get(arg), Mapping) else {}
             )
-            if schema.get("type") == "array" and isinstance(schema.get("items"), Mapping):
-                schema = schema["items"]
+            schema = one_id_schema(schema) or {}
             if _scalar_id(schema):
                 table.setdefault((tp.nouns[arg], form(arg)), []).append((name, arg, schema))
     with _LOCK:
@@ -69,6 +68,22 @@ def _id_schemas(spec: Any) -> dict[tuple[str, str], list[tuple[str, str, Any]]]:
             _SCHEMAS.clear()
         _SCHEMAS[key] = table
     return table
+
+
+def one_id_schema(schema: Mapping[str, Any]) -> Mapping[str, Any] | None:
+    """The schema of one id where ``schema`` takes several or none: an array's items, an
+    ``anyOf``/``oneOf``'s branch that is not null (FastMCP's ``list[str] | None``), else
+    ``schema`` itself; ``None`` for an array whose items say nothing."""
+    for key in ("anyOf", "oneOf"):
+        branches = [b for b in schema.get(key) or () if isinstance(b, Mapping)]
+        kept = [b for b in branches if b.get("type") != "null"]
+        if len(kept) == 1 and len(branches) == len(schema.get(key) or ()):
+            rest = {k: v for k, v in schema.items() if k != key}
+            return one_id_schema({**rest, **kept[0]})
+    if schema.get("type") == "array":
+        items = schema.get("items")
+        return items if isinstance(items, Mapping) else None
+    return schema
 
 
 def _scalar_id(schema: Mapping[str, Any]) -> bool:
@@ -101,9 +116,8 @@ def id_schema(
     ``spec``: ``fallback`` (the calling tool's own schema, whose description still shapes the id)
     plus the others with ``allOf``; just ``fallback`` when no other tool carries that noun's ids
     in that form, or the tools disagree."""
-    if fallback is not None and fallback.get("type") == "array":  # a filter of several ids
-        items = fallback.get("items")
-        fallback = items if isinstance(items, Mapping) else None
+    if fallback is not None:
+        fallback = one_id_schema(fallback)
     entries = _id_schemas(spec).get((noun, form(arg))) if spec is not None else None
     if not entries:
         return fallback or {}

@@ -52,6 +52,16 @@ ISSUE_TITLES = (
     "Add retry to webhook delivery",
     "Timezone shown as UTC on invoices",
 )
+#: What an on-call page says broke (PagerDuty, Opsgenie): a service and its symptom.
+OUTAGE_TITLES = (
+    "Checkout API 5xx rate above 5%",
+    "High p99 latency on payments-gateway",
+    "Disk usage above 90% on db-primary-2",
+    "Login service health check failing",
+    "Kafka consumer lag growing on orders-events",
+    "SSL certificate expiring on api.example.com",
+    "Error budget burn on search-service",
+)
 PR_TITLES = (
     "Fix pagination off-by-one",
     "Add retry to HTTP client",

@@ -871,7 +871,11 @@ def _statuses_from_text(text: str) -> tuple[str, ...]:
     m = _STATUS_IN_TEXT.search(text)
     if not m:
         return ()
-    parts = re.split(r",|\bor\b|\band\b|/", m.group(1))
+    # "(e.g. triggered, acknowledged, resolved)": the lead is no status
+    listed = re.sub(
+        r"^\s*(?:e\.\s?g\.|i\.\s?e\.|such as|for example|one of|like)[,:]?\s*", "", m.group(1)
+    )
+    parts = re.split(r",|\bor\b|\band\b|/", listed)
     return tuple(
         p.strip().lower().replace(" ", "_") for p in parts if p.strip() and len(p.strip()) < 24
     )

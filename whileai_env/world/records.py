@@ -389,6 +389,22 @@ def _work_item(c: RecordContext, noun: str, r: random.Random) -> Record:
     }
 
 
+def _outage(c: RecordContext, noun: str, r: random.Random) -> Record:
+    """An on-call incident (PagerDuty, Opsgenie): a service's alert that pages a responder,
+    acknowledged and resolved by engineers, not a customer's complaint."""
+    created = v.past(r, c.now, 600, 7 * DAY)
+    statuses = ("triggered", "acknowledged", "acknowledged", "resolved")
+    return {
+        "title": v.choice(r, ph.OUTAGE_TITLES),
+        status_field(noun): c.status(noun, r, statuses),
+        "urgency": c.enum("urgency", r, ("high", "low")),
+        "service": f"{v.choice(r, ph.THING_WORDS)}-{v.choice(r, ph.THING_SUFFIXES)}",
+        "assignee": v.person(r).name if r.random() < 0.8 else None,
+        "created_at": v.iso(created),
+        "updated_at": v.iso(v.past(r, c.now, 60, max(120, c.now - created))),
+    }
+
+
 def _document(c: RecordContext, noun: str, r: random.Random) -> Record:
     return {
         "title": v.choice(r, v.EMAIL_SUBJECTS),
@@ -476,6 +492,7 @@ _TEMPLATES: dict[str, Template] = {
     "todo": _task,
     "document": _document,
     "work item": _work_item,
+    "outage": _outage,
     "note": _document,
     "page": _document,
     "article": _document,
@@ -524,6 +541,15 @@ _SENSES: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
         ),
         re.compile(r"\b(customers?|requesters?|help ?desk|support tickets?|zendesk|freshdesk)\b"),
         "work item",
+    ),
+    # an on-call incident (PagerDuty, Opsgenie) pages an engineer; no customer asked it
+    "incident": (
+        re.compile(
+            r"\b(on-?calls?|pagerduty|opsgenie|escalation polic\w*|urgenc\w*|alerts?|outages?"
+            r"|paging|responders?|acknowledg\w*|severity|postmortems?)\b"
+        ),
+        re.compile(r"\b(customers?|requesters?|help ?desk|support tickets?|zendesk|freshdesk)\b"),
+        "outage",
     ),
     # a booking of a meeting or a call (Cal.com, Calendly) is no airline reservation
     "reservation": (
