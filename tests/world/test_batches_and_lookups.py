@@ -34,6 +34,42 @@ def test_a_batch_delete_removes_every_id_it_names():
     assert not after & set(listed[:2])
 
 
+_LABELS = {"type": "array", "items": {"type": "string"}}
+LABELLED = [
+    *MAIL,
+    _tool(
+        "modify_email",
+        {"messageId": {"type": "string"}, "addLabelIds": _LABELS, "removeLabelIds": _LABELS},
+        ("messageId",),
+    ),
+    _tool(
+        "batch_modify_emails",
+        {"messageIds": _IDS, "addLabelIds": _LABELS, "removeLabelIds": _LABELS},
+        ("messageIds",),
+    ),
+]
+
+
+def test_a_batch_update_changes_every_id_it_names_and_labels_join_the_records_list():
+    """A user's Gmail spec: ``batch_modify_emails`` labelled a new, unnamed message, and
+    ``modify_email`` stored ``addLabelIds`` as a field, each call overwriting the last."""
+    world = wenv.World(wenv.load_spec(tools=LABELLED), seed=1, options={"exists_share": 1.0})
+    named = ["msg_111111", "msg_222222"]
+    done = world.call(
+        "batch_modify_emails", {"messageIds": named, "addLabelIds": ["STARRED", "L1"]}
+    )
+    assert done["status"] == "ok" and done["updated_ids"] == named, done
+    assert {k for k, _ in world.store.entities} == {"message"}
+    assert {i for _, i in world.store.entities} == set(named)
+    world.call(
+        "modify_email",
+        {"messageId": named[0], "removeLabelIds": ["STARRED"], "addLabelIds": ["L2"]},
+    )
+    first, second = (world.call("read_email", {"messageId": m}) for m in named)
+    assert first["labelIds"] == ["L1", "L2"] and "addLabelIds" not in first, first
+    assert second["labelIds"] == ["STARRED", "L1"], second
+
+
 def test_a_search_by_a_records_own_id_lists_that_record_alone():
     tools = [
         _tool(

@@ -1062,6 +1062,10 @@ def _apply(
     for arg, value in args.items():
         if arg in skip:
             continue
+        listed = _list_edit(target, arg, value)
+        if listed is not None:  # ``addLabelIds``: into the record's ``labelIds``, not beside it
+            changed.append(listed)
+            continue
         name = resolve_field(target, arg)
         if (
             name is not None
@@ -1091,6 +1095,28 @@ def _apply(
         holder[name] = copy_json(value)
         changed.append(name)
     return changed
+
+
+_LIST_EDIT = re.compile(r"^(add|remove)(?:_|-|(?=[A-Z]))(.+)$")
+
+
+def _list_edit(record: dict[str, Any], arg: str, value: Any) -> str | None:
+    """Add the items of an ``add…`` list argument to the record's list of them, or take a
+    ``remove…`` one's out (Gmail's ``addLabelIds``/``removeLabelIds``, ``add_tags``); the field
+    changed, or ``None`` for any other argument."""
+    found = _LIST_EDIT.match(arg)
+    if found is None or not isinstance(value, list):
+        return None
+    rest = found.group(2)
+    field = resolve_field(record, rest[:1].lower() + rest[1:]) or rest[:1].lower() + rest[1:]
+    current = record.get(field)
+    items = list(current) if isinstance(current, list) else []
+    if found.group(1) == "add":
+        items += [copy_json(v) for v in value if v not in items]
+    else:
+        items = [v for v in items if v not in value]
+    record[field] = items
+    return field
 
 
 def _redoes(call: Call) -> bool:
@@ -1132,11 +1158,11 @@ def write(call: Call) -> dict[str, Any]:
         flags = _ambiguity(ent, arg)
     if p.kind == "create":
         return _create(call, ent, flags)
+    batch = _each_subject(call) if ent is None else []
     if ent is None:
-        ent = _keyless_entity(call)
+        ent = batch[0] if batch else _keyless_entity(call)
     now = iso(call.now)
     if p.removes:
-        batch = _each_subject(call)
         if batch or not _names_a_batch(call):
             for gone in batch or [ent]:  # a batch delete removes every id it names
                 store.remove(gone)
@@ -1148,6 +1174,23 @@ def write(call: Call) -> dict[str, Any]:
     items = _batch_items(call)
     if items:
         return _batch_update(call, items[0], items[1], now, flags)
+    if len(batch) > 1:  # ``batch_modify_emails(messageIds=[…])``: the one change on each
+        done = [_update(call, one, now, flags) for one in batch]
+        changed = [f for result in done for f in result.get("updated", ())]
+        return ok(
+            call.echo(),
+            updated=list(dict.fromkeys(changed)),
+            updated_ids=[one.ident for one in batch],
+            updated_at=now,
+            **flags,
+        )
+    return _update(call, ent, now, flags)
+
+
+def _update(call: Call, ent: Entity, now: str, flags: dict[str, Any]) -> dict[str, Any]:
+    """An update of ``ent``: its status, its fields, or a thing applied to it."""
+    p = call.profile
+    store = call.store
     verb = p.verb or ""
     name_noun = p.name_noun
     creates = (
