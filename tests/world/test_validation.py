@@ -7,6 +7,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+import whileai_env as wenv
 from whileai_env._util.frozen import thaw
 from whileai_env.world.arguments import locator_value
 from whileai_env.world.validation import (
@@ -246,3 +247,26 @@ def test_a_board_stage_is_a_status_not_a_placeholder(name):
     assert find_placeholder({name: "TBD"}, schema, lambda v: False, ()) is None
     found = find_placeholder({"text": "TODO"}, {"text": {"type": "string"}}, lambda v: False, ())
     assert found is not None and found["problem"] == "placeholder"
+
+
+def test_a_blank_id_names_no_record():
+    """A user's PagerDuty spec: ``get_incident(incident_id="")`` answered ok with a whole
+    record whose id was ``""``."""
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get_incident",
+                "description": "Get an incident.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"incident_id": {"type": "string"}},
+                    "required": ["incident_id"],
+                },
+            }
+        ]
+    )
+    world = wenv.World(spec, seed=0, options={"exists_share": 1.0})
+    for blank in ("", "   "):
+        result = world.call("get_incident", {"incident_id": blank})
+        assert result["status"] == "error" and result["error"]["field"] == "incident_id", result
+    assert world.call("get_incident", {"incident_id": "INC100001"})["status"] == "ok"

@@ -567,6 +567,8 @@ def _placeholder_reason(value: Any, schema: Any, is_locator: bool, name: str) ->
     if "@" in value and _EMAIL.search(value):
         return "placeholder email address"
     if is_locator:
+        if not value.strip():  # ``get_incident(incident_id="")`` named no record
+            return "blank identifier"
         # A value the schema's own pattern describes (``ABC123`` under ``^[A-Z0-9]{6}$``) is an id of that shape.
         declared = schema.get("pattern") if type(schema) is dict else None
         if isinstance(declared, str) and _matches_pattern(declared, value):
