@@ -14,7 +14,7 @@ import pytest
 import whileai_env as wenv
 from tests.corpus import corpus_specs
 from whileai_env._util.frozen import thaw
-from whileai_env.world.entity_ids import as_number, form, typed_ids
+from whileai_env.world.entity_ids import as_number, form, one_id_schema, typed_ids
 from whileai_env.world.schema_values import fits
 
 _READ_ONLY = {"readOnlyHint": True}
@@ -98,8 +98,8 @@ def _takers(world: wenv.World) -> dict[str, list[tuple[str, Any]]]:
     for name, tp in world._profile.tools.items():
         for arg in tp.locators:
             schema = thaw(tp.properties.get(arg)) or {}
-            if isinstance(schema, dict) and schema.get("type") == "array":
-                schema = schema.get("items") or {}
+            # one id of a list of them (an array, ``list[str] | None``)
+            schema = one_id_schema(schema) or {} if isinstance(schema, dict) else schema
             if form(arg) == "id" and isinstance(schema, dict):
                 out.setdefault(arg, []).append((name, schema))
     return out

@@ -14,6 +14,7 @@ properties hold for tools nobody here designed:
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import pytest
@@ -112,6 +113,15 @@ def test_a_valid_call_is_never_missing_a_field_the_schema_leaves_optional(
         assert top in _required_anywhere(spec.tool(tool)) or field != top, (tool, arguments, error)
 
 
+def _as_taken(spec: wenv.Spec, tool: str, arg: str, value: Any) -> Any:
+    """``value`` in the shape ``tool`` takes ``arg``: a list of it where the argument holds
+    several ids (``list_oncalls(user_ids: list[str] | None)``)."""
+    schema = spec.tool(tool).properties.get(arg)
+    plain = thaw(schema) if isinstance(schema, Mapping) else {}
+    shapes = [plain, *(b for k in ("anyOf", "oneOf") for b in plain.get(k) or ())]
+    return [value] if any(b.get("type") == "array" for b in shapes) else value
+
+
 def _by_id(spec: wenv.Spec) -> dict[str, list[str]]:
     """For each argument name, the tools that take it as their only required argument."""
     out: dict[str, list[str]] = {}
@@ -135,7 +145,8 @@ def test_ids_from_a_list_are_accepted_by_every_tool_taking_them(name: str) -> No
         for item in listed.get("items") or () if isinstance(listed.get("items"), list) else ():
             for key, value in item.items() if isinstance(item, dict) else ():
                 for taker in takers.get(key, ()) if type(value) in (str, int) else ():
-                    error = world.call(taker, {key: value}).get("error") or {}
+                    error = world.call(taker, {key: _as_taken(spec, taker, key, value)})
+                    error = error.get("error") or {}
                     if error.get("code") == "rejected" and error.get("problem") != "missing":
                         refused.append(
                             f"{tool.name} -> {taker}({key}={value!r}): {error.get('message')}"

@@ -149,7 +149,11 @@ def test_a_created_entity_is_in_the_next_list(
     profile = world._profile.tools[create]
     id_key = world._profile.id_key(profile.created_noun or profile.name_noun)
     body = _body(created)
+    # a declared output schema may name the id a bare ``id`` (PagerDuty's ``Incident.id``)
     ident = next((v for k, v in body.items() if k == id_key or k.endswith(f"_{id_key}")), None)
+    ident = body.get("id") if ident is None else ident
     assert ident is not None, (create, body)
-    listed = [i.get(id_key) for i in _items(world.call(listing, {})) if isinstance(i, dict)]
+    listed = [
+        i.get(id_key, i.get("id")) for i in _items(world.call(listing, {})) if isinstance(i, dict)
+    ]
     assert str(ident) in {str(i) for i in listed}, (create, ident, listed)

@@ -24,7 +24,7 @@ from whileai_env.spec.arguments import argument_role, entity_noun, required_sets
 from whileai_env.spec.load import Spec, Tool
 from whileai_env.spec.prohibitions import forbidding_rule
 from whileai_env.world.arguments import detail_value, locator_value
-from whileai_env.world.entity_ids import id_schema
+from whileai_env.world.entity_ids import id_schema, one_id_schema
 from whileai_env.world.profile import profile_for
 from whileai_env.world.ranges import ordered_ranges
 
@@ -114,7 +114,12 @@ def _entity(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
     profile = profile_for(spec).tools[tool.name]
     noun = profile.nouns.get(name, "")
     schema = tool.properties.get(name)
-    if isinstance(schema, Mapping) and schema.get("type") not in ("array", "object"):
+    # one id, not several (an array, ``list[str] | None``) nor an object of them
+    if (
+        isinstance(schema, Mapping)
+        and schema.get("type") != "object"
+        and one_id_schema(schema) is schema
+    ):
         schema = id_schema(spec, noun, name, schema)
     return locator_value(name, schema, *key, root=tool.parameters, spec=spec, noun=noun, person=key)
 

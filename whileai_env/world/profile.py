@@ -18,7 +18,7 @@ from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.frozen import thaw
-from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, service_words, singular
+from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, service_words, singular, verb_kind
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.spec.evidence import first_sentence, is_computation
 from whileai_env.spec.load import Spec, Tool
@@ -714,6 +714,21 @@ def _listed_noun(tp: ToolProfile, known: Mapping[str, str]) -> str | None:
 _ACTED_ON = re.compile(r"\bof the [a-z]+ to (?:be )?[a-z]+", re.IGNORECASE)
 
 
+_INTO = frozenset({"to", "in", "into", "on"})
+
+
+def _made_in_name(tokens: list[str], named: set[str]) -> str | None:
+    """What a create named "<verb> <thing> to <record>" makes, when no argument names that
+    thing (``add_note_to_incident``: a note; ``add_member_to_card(idMember)`` adds a member
+    that exists)."""
+    verb = next((i for i, w in enumerate(tokens) if verb_kind(w) is not None), None)
+    at = next((i for i, w in enumerate(tokens) if w in _INTO), None)
+    if verb is None or at is None or at < verb + 2 or at == len(tokens) - 1:
+        return None
+    made = " ".join(singular(w) for w in tokens[verb + 1 : at])
+    return None if made in named or not made else made
+
+
 def _acted_on(schema: Any) -> bool:
     """Whether a locator's description says it names the record the tool acts on ("Timestamp of
     the message to be deleted"), not the one holding it ("Channel containing the message")."""
@@ -786,6 +801,9 @@ def _profile_tool(
             if has_template(noun) and noun not in referenced
             else _VERB_NOUNS.get(verb or "", noun)
         )
+        made_in = _made_in_name(tokens, set(nouns.values()))
+        if made_in and made_in != noun:  # ``add_note_to_incident(incident_id, note)``: a note
+            created = made_in
         # a new person's own phone or email (``add_contact(name, phone_number)``) is theirs, not
         # a reference to a record that must already exist
         own = is_person(created or "")
