@@ -483,6 +483,19 @@ def object_first(tokens: Sequence[str]) -> bool:
     return len(tokens) == 2 and tokens[1] in TRAILING_VERBS and tokens[0] not in TRAILING_VERBS
 
 
+def indefinite(phrase: str) -> str:
+    """``a`` or ``an`` for the phrase, by sound: "an order", "a user", "an 8% discount"."""
+    first = phrase.split(" ", 1)[0].lower()
+    digits = re.match(r"\d+", first)
+    if digits:
+        return "an" if digits.group(0).startswith("8") or digits.group(0) in ("11", "18") else "a"
+    if first.startswith(("uni", "use", "usu", "eu", "one", "once")):
+        return "a"
+    if first.startswith(("hour", "honest", "heir")):
+        return "an"
+    return "an" if first[:1] in ("a", "e", "i", "o", "u") else "a"
+
+
 def service_words(names: Iterable[str]) -> frozenset[str]:
     """First words of tool names that may name the service, not a thing: shared by two names
     or more and no verb (``jira`` of ``jira_search`` and ``jira_get_issue``; ``pods`` of

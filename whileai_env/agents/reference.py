@@ -28,6 +28,7 @@ from typing import Any
 from whileai_env._util.hashing import pick, unit
 from whileai_env._util.lexicon import (
     ACTION_VERBS,
+    indefinite,
     name_tokens,
     object_first,
     participle,
@@ -249,11 +250,6 @@ def _made_in(profile: Any, words: list[str]) -> str:
     if not made or made == profile.nouns[profile.primary]:
         return ""
     return _object_of(words) or made
-
-
-def _a(noun: str) -> str:
-    """``noun`` after its indefinite article."""
-    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
 
 
 def _object_of(words: list[str]) -> str:
@@ -823,7 +819,7 @@ class ReferencePolicy:
         if error == "already_done":
             made = _made_in(profile_for(self.spec).tools.get(tool), self._words(tool))
             if made:  # ``createBooking(eventTypeId)``: the booking exists, not the event type
-                return f"{_a(made).capitalize()} for {self._ids(args)} was already made, so there is nothing more to do."
+                return f"{indefinite(made).capitalize()} {made} for {self._ids(args)} was already made, so there is nothing more to do."
             verb = _reported(_verb(self._words(tool))) or "handled"
             return (
                 f"{_capital(self._ids(args))} was already {verb}, so there is nothing more to do."

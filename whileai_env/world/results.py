@@ -18,7 +18,7 @@ from typing import Any
 
 from whileai_env._util import bounded_json
 from whileai_env._util.hashing import canonical_json, unit
-from whileai_env._util.lexicon import name_tokens, singular
+from whileai_env._util.lexicon import indefinite, name_tokens, singular
 from whileai_env._util.phones import is_phone
 from whileai_env.world.calculator import OPERATION_NAMES, CalculatorError, apply_operation, evaluate
 from whileai_env.world.clock import clock
@@ -832,8 +832,7 @@ def already_done(call: Call, ent: Entity, arg: str) -> dict[str, Any]:
     made = p.created_noun if p.kind == "create" else None
     if made and made != ent.noun:  # ``createBooking(eventTypeId)``: the booking exists, not
         # the event type "completed"
-        article = "an" if made[:1] in "aeiou" else "a"
-        said = f"{article} {made} for {ent.noun} {ent.ident} was already made{since}"
+        said = f"{indefinite(made)} {made} for {ent.noun} {ent.ident} was already made{since}"
     else:
         said = f"{ent.noun} {ent.ident} {f'is already {status}' if status else 'was already done'}"
         said += since

@@ -14,8 +14,8 @@ from collections.abc import Mapping
 from random import Random
 from typing import Any, NamedTuple
 
-from whileai_env._util.lexicon import MASS_NOUNS, is_plural, plural
-from whileai_env.writer.grammar import indefinite, singular_phrase
+from whileai_env._util.lexicon import MASS_NOUNS, indefinite, is_plural, plural
+from whileai_env.writer.grammar import singular_phrase
 from whileai_env.writer.spoken import render_details, said_labels, spoken_id
 from whileai_env.writer.templates import HANDOFF_ACTIONS
 from whileai_env.writer.tool_phrasing import ToolWords, bare_entity_noun, entity_noun_of, tokens_of

@@ -1,30 +1,17 @@
-"""English word forms the writer needs: singular and plural, "a" or "an", past participles and a
+"""English word forms the writer needs: singular and plural, past participles and a
 sentence-initial capital.
 
 Rules rather than a dictionary: tool and argument names use a small vocabulary, and the
-number and participles come from :mod:`whileai_env._util.lexicon`.
+number, participles and "a" or "an" (``indefinite``, shared with the world and the reference
+agent) come from :mod:`whileai_env._util.lexicon`.
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Sequence
 
 from whileai_env._util.lexicon import participle, singular
 from whileai_env.writer.vocabulary import Verb
-
-
-def indefinite(phrase: str) -> str:
-    """``a`` or ``an`` for the phrase, by sound: "an order", "a user", "an 8% discount"."""
-    first = phrase.split(" ", 1)[0].lower()
-    digits = re.match(r"\d+", first)
-    if digits:
-        return "an" if digits.group(0).startswith("8") or digits.group(0) in ("11", "18") else "a"
-    if first.startswith(("uni", "use", "usu", "eu", "one", "once")):
-        return "a"
-    if first.startswith(("hour", "honest", "heir")):
-        return "an"
-    return "an" if first[:1] in ("a", "e", "i", "o", "u") else "a"
 
 
 def participles(verbs: Sequence[Verb]) -> tuple[str, ...]:
