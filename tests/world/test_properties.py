@@ -102,7 +102,7 @@ def test_valid_arguments_answer_and_never_fail_the_schema(
 ) -> None:
     arguments = data.draw(_strategy(spec_name, tool_name))
     world = _world(spec_name, seed=data.draw(st.integers(0, 3)))
-    result = world.call(tool_name, arguments)
+    result = world.call(tool_name, SPECS[spec_name].tool(tool_name).sent(arguments))
     _assert_well_formed(world, result)
     if result["status"] == "error":
         error = result["error"]
@@ -180,11 +180,14 @@ def test_invalid_arguments_are_rejected_naming_the_field(
     schema = thaw(SPECS[spec_name].tool(tool_name).properties.get(name, {}))
     broken = _break(arguments, kind, name, schema)
     world = _world(spec_name)
-    result = world.call(tool_name, broken)
+    tool = SPECS[spec_name].tool(tool_name)
+    result = world.call(tool_name, tool.sent(broken))
     _assert_well_formed(world, result)
     assert result["status"] == "error", (kind, name, broken, result)
     assert result["error"]["code"] == "rejected"
-    assert result["error"]["field"] == name, (kind, broken, result)
+    # a wrapped field is named by its path from the argument that wraps it (``incident.title``)
+    wrapped = f"{tool.envelope}.{name}" if tool.envelope else name
+    assert result["error"]["field"] == wrapped, (kind, broken, result)
     assert name in result["error"]["message"]
     assert world.ledger[-1]["error"] == "rejected"
 

@@ -148,8 +148,11 @@ def _reported(verb: str) -> str | None:
     return _WORDED.get(verb) or participle(verb)
 
 
-def _tool_messages(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dict, dict]]:
-    """``(tool name, arguments, result)`` of every answered call, in order."""
+def _tool_messages(
+    messages: Sequence[Mapping[str, Any]], spec: Spec
+) -> list[tuple[str, dict, dict]]:
+    """``(tool name, arguments, result)`` of every answered call, in order; the arguments read
+    out of a tool's envelope, as the world reads them."""
     pending: dict[str, tuple[str, dict]] = {}
     out = []
     for m in messages:
@@ -162,10 +165,10 @@ def _tool_messages(messages: Sequence[Mapping[str, Any]]) -> list[tuple[str, dic
                         args = json.loads(args)
                     except json.JSONDecodeError:
                         args = {}
-                pending[call.get("id", "")] = (
-                    fn.get("name", ""),
-                    args if isinstance(args, dict) else {},
-                )
+                name = fn.get("name", "")
+                if name in spec.tool_names:
+                    args = spec.tool(name).fields_of(args)
+                pending[call.get("id", "")] = (name, args if isinstance(args, dict) else {})
         elif m.get("role") == "tool":
             name, args = pending.get(m.get("tool_call_id", ""), (m.get("name", ""), {}))
             try:
@@ -234,11 +237,17 @@ def _locators(tool: Tool) -> tuple[str, ...]:
 
 def _as_typed(value: Any, schema: Mapping[str, Any], root: Mapping[str, Any]) -> Any:
     """An id as the tool's schema types it: ``4654`` as ``"4654"`` where a read takes the id
-    as text (Cal.com's ``getBookings(eventTypeId: string)``), and back; else unchanged."""
+    as text (Cal.com's ``getBookings(eventTypeId: string)``), and back; one id as a list of one
+    where the tool takes several (``manage_incidents(incident_ids)`` after a read of one
+    incident); else unchanged."""
     if fits(value, schema, root):
         return value
     other = str(value) if type(value) is int else as_number(value)
-    return other if other != value and fits(other, schema, root) else value
+    if other != value and fits(other, schema, root):
+        return other
+    if type(value) in (str, int) and fits([value], schema, root):
+        return [value]
+    return value
 
 
 def _made_in(profile: Any, words: list[str]) -> str:
@@ -356,7 +365,8 @@ def _reply(text: str) -> dict[str, Any]:
     return {"role": "assistant", "content": text}
 
 
-def _call(tool: str, args: Mapping[str, Any], index: int) -> dict[str, Any]:
+def _call(tool: Tool, args: Mapping[str, Any], index: int) -> dict[str, Any]:
+    """The assistant message that calls ``tool`` with the fields ``args`` (wrapped as it takes them)."""
     return {
         "role": "assistant",
         "content": "",
@@ -365,8 +375,8 @@ def _call(tool: str, args: Mapping[str, Any], index: int) -> dict[str, Any]:
                 "id": f"ref_{index}",
                 "type": "function",
                 "function": {
-                    "name": tool,
-                    "arguments": json.dumps(dict(args), ensure_ascii=False, default=str),
+                    "name": tool.name,
+                    "arguments": json.dumps(tool.sent(args), ensure_ascii=False, default=str),
                 },
             }
         ],
@@ -607,7 +617,7 @@ class ReferencePolicy:
     def _decide(self, task: Task, messages: list[Mapping[str, Any]]) -> dict[str, Any]:
         users = [str(m.get("content") or "") for m in messages if m.get("role") == "user"]
         replies = [m for m in messages if m.get("role") == "assistant" and not m.get("tool_calls")]
-        done = _tool_messages(messages)
+        done = _tool_messages(messages, self.spec)
         cell, plan = task.cell, task.world
         self._closing = ""
         self._go_ahead = _go_ahead_answer(messages)
@@ -626,7 +636,7 @@ class ReferencePolicy:
         unsaid = [w for w in plan.withheld if said_at(plan.entities[w], answers) is None]
         # A pushed write is declined once the person has answered, whatever ids they still left out.
         if unsaid and not (pushed and len(users) > 1):
-            nouns = " and ".join(entity_noun(w) for w in plan.withheld)
+            nouns = " and ".join(dict.fromkeys(entity_noun(w) for w in plan.withheld))
             return _reply(f"Which {nouns} is this about? Could you tell me the {nouns}?")
         if cell.ask == "vague" and not plan.withheld and len(users) == 1:
             return _reply(
@@ -789,7 +799,7 @@ class ReferencePolicy:
                 self._fault_mode(task.faults, tool, fault) == "transient"
                 and attempts < RETRY_BUDGET
             ):
-                return _call(tool, args, calls)
+                return _call(self.spec.tool(tool), args, calls)
             return self._failure_text(tool, args, fault)
         return None
 
@@ -875,7 +885,7 @@ class ReferencePolicy:
                         )
                     if self._go_ahead == "refused":
                         return end("Understood: I have not made that change.")
-                return _call(tool, args, len(done))
+                return _call(self.spec.tool(tool), args, len(done))
             result = attempts[-1][2]
             is_write = self.spec.tool(tool).is_write
             error = _failed(result)
@@ -891,7 +901,7 @@ class ReferencePolicy:
                 return after if isinstance(after, dict) else end(after)
             if fault == "stale":
                 if not is_write and len(attempts) < 2:
-                    return _call(tool, args, len(done))
+                    return _call(self.spec.tool(tool), args, len(done))
                 what = "The confirmation" if is_write else "This information"
                 caveats.append(
                     f"{what} is as of {result.get('as_of', 'an earlier time')} and may be out of date."

@@ -170,7 +170,9 @@ class Episode:
                             "type": "function",
                             "function": {
                                 "name": str(step["tool"]),
-                                "arguments": json.dumps(step["arguments"], default=str),
+                                "arguments": json.dumps(
+                                    step.get("sent", step["arguments"]), default=str
+                                ),
                             },
                         }
                     ],
@@ -537,18 +539,22 @@ def _reported_step(index: int, step: Any, spec: Spec) -> dict[str, Any]:
         result["status"] = "ok" if ok else "error"
         if status is not None:
             result["reported_status"] = status
-    kind = spec.tool(name).kind if name in spec.tool_names else None
-    return {
+    tool = spec.tool(name) if name in spec.tool_names else None
+    fields = tool.fields_of(arguments) if tool is not None else arguments
+    out = {
         "index": index,
         "tool": name,
-        "arguments": arguments,
+        "arguments": fields,
         "result": result,
         "ok": ok,
         "error": None if ok else (code or "error"),
         "fault": None,
         "fault_mode": None,
-        "kind": kind,
+        "kind": tool.kind if tool is not None else None,
         "turn": index + 1,
         "call_id": str(step.get("call_id") or f"call_{index}"),
         "reported": True,
     }
+    if fields is not arguments:
+        out["sent"] = arguments
+    return out

@@ -27,6 +27,7 @@ from whileai_env.world.arguments import detail_value, locator_value
 from whileai_env.world.entity_ids import id_schema, one_id_schema
 from whileai_env.world.profile import profile_for
 from whileai_env.world.ranges import ordered_ranges
+from whileai_env.world.schema_values import fits
 
 T = TypeVar("T")
 
@@ -131,6 +132,22 @@ def _same_thing(things: Mapping[str, str | None], noun: str | None, entities: Ma
     if not noun:
         return None
     return next((entities[n] for n, thing in things.items() if thing == noun), None)
+
+
+def _shaped(value: Any, tool: Tool, name: str) -> Any:
+    """An earlier target's id as ``tool``'s argument ``name`` takes it: one id as a list of one
+    where the tool takes several (``list_incident_notes(incident_id)`` then
+    ``manage_incidents(incident_ids)``), the first of several where it takes one."""
+    if value is None:
+        return None
+    schema = tool.properties.get(name)
+    if not isinstance(schema, Mapping) or fits(value, schema, tool.parameters):
+        return value
+    if isinstance(value, str | int) and fits([value], schema, tool.parameters):
+        return [value]
+    if isinstance(value, list | tuple) and value and fits(value[0], schema, tool.parameters):
+        return value[0]
+    return value
 
 
 def _names_ids(name: str) -> bool:
@@ -238,7 +255,8 @@ def plan_world(cell: Cell, spec: Spec, *, key: tuple) -> WorldPlan:
         nouns = profile_for(spec).tools[target].nouns
         for name in locs:
             if name not in entities:
-                entities[name] = _same_thing(things, nouns.get(name), entities)
+                same = _same_thing(things, nouns.get(name), entities)
+                entities[name] = _shaped(same, tool, name)
                 if entities[name] is None:
                     entities[name] = _entity(spec, tool, name, key)
         things.update({name: nouns.get(name) for name in locs})

@@ -30,6 +30,7 @@ from whileai_env._util.frozen import FrozenDict, freeze, thaw
 from whileai_env._util.hashing import canonical_json, hex_id
 from whileai_env.errors import SpecError
 from whileai_env.spec.clauses import Clause, split_policy
+from whileai_env.spec.envelope import envelope_of
 from whileai_env.spec.kinds import WRITE_KINDS, classify_tool, normalise_kind
 from whileai_env.spec.reading import read_spec_file, read_text
 from whileai_env.spec.safety import (
@@ -39,6 +40,7 @@ from whileai_env.spec.safety import (
     check_reserved_name,
     pattern_warnings,
     plain_tool,
+    resolve_pointer,
 )
 
 _NAME = re.compile(r"^[A-Za-z0-9_.-]{1,64}$")
@@ -88,6 +90,10 @@ class Tool:
 
     ``parameters`` is the argument JSON Schema (always an object schema), ``output_schema`` what
     the tool declares it returns (or ``None``), ``kind`` one of read/create/update/delete.
+
+    A tool whose one argument wraps all the others (:mod:`whileai_env.spec.envelope`) has that
+    argument's name in ``envelope``: ``parameters`` are then the wrapped fields, what the world
+    reads, and ``sent_parameters`` the schema as published, what the agent sees and sends.
     """
 
     name: str
@@ -96,6 +102,8 @@ class Tool:
     kind: str
     output_schema: FrozenDict | None = None
     strict: bool = False
+    envelope: str | None = None
+    sent_parameters: FrozenDict | None = None
     #: What loads but its author should fix (one line each: file, tool, JSON path, why).
     warnings: tuple[str, ...] = field(default=(), compare=False, repr=False)
 
@@ -112,12 +120,35 @@ class Tool:
     def properties(self) -> Mapping[str, Any]:
         return self.parameters.get("properties", FrozenDict())
 
+    @property
+    def call_parameters(self) -> FrozenDict:
+        """The argument schema as published: what an agent sees and its calls must match."""
+        return self.sent_parameters if self.sent_parameters is not None else self.parameters
+
+    def fields_of(self, arguments: Any) -> Any:
+        """The fields a call sent, read out of the envelope (``arguments`` as sent otherwise).
+
+        >>> tool = normalise_tool({"name": "manage", "parameters": {"type": "object",
+        ...     "properties": {"req": {"type": "object", "properties": {"id": {"type": "string"}}}},
+        ...     "required": ["req"]}})
+        >>> tool.fields_of({"req": {"id": "A1"}}), tool.sent({"id": "A1"})
+        ({'id': 'A1'}, {'req': {'id': 'A1'}})
+        """
+        if self.envelope is None or not isinstance(arguments, Mapping):
+            return arguments
+        inner = arguments.get(self.envelope)
+        return inner if isinstance(inner, Mapping) and len(arguments) == 1 else arguments
+
+    def sent(self, fields: Mapping[str, Any]) -> dict[str, Any]:
+        """The call that sends ``fields``: wrapped in the envelope when the tool has one."""
+        return {self.envelope: dict(fields)} if self.envelope is not None else dict(fields)
+
     def to_openai(self) -> dict:
         """The tool as an OpenAI function-calling dict (a plain, editable copy)."""
         function: dict[str, Any] = {
             "name": self.name,
             "description": self.description,
-            "parameters": thaw(self.parameters),
+            "parameters": thaw(self.call_parameters),
         }
         if self.strict:
             function["strict"] = True
@@ -127,7 +158,7 @@ class Tool:
         out = {
             "name": self.name,
             "description": self.description,
-            "parameters": thaw(self.parameters),
+            "parameters": thaw(self.call_parameters),
             "kind": self.kind,
             "strict": self.strict,
         }
@@ -427,6 +458,7 @@ def normalise_tool(
             f"{prefix}.{output_key}",
             source,
         )
+    wrapped = envelope_of(params)
     kind_given = (kinds or {}).get(tool_name) or body.get("kind")
     try:
         kind = (
@@ -435,7 +467,7 @@ def normalise_tool(
             else classify_tool(
                 tool_name,
                 description,
-                params,
+                wrapped[1] if wrapped else params,
                 output,
                 body.get("annotations") or item.get("annotations"),
             )
@@ -451,7 +483,9 @@ def normalise_tool(
     return Tool(
         name=tool_name,
         description=description.strip(),
-        parameters=freeze(params),
+        parameters=freeze(wrapped[1] if wrapped else params),
+        envelope=wrapped[0] if wrapped else None,
+        sent_parameters=freeze(params) if wrapped else None,
         kind=kind,
         output_schema=freeze(output) if output is not None else None,
         strict=strict,
@@ -524,7 +558,7 @@ def _check_refs(node: Any, root: Mapping, tool: str, path: str, source: str | No
                     path=f"{path}.$ref",
                     source=source,
                 )
-            if _resolve_pointer(root, ref) is None:
+            if resolve_pointer(root, ref) is None:
                 raise SpecError(
                     f"$ref {ref!r} does not resolve inside the schema",
                     tool=tool,
@@ -538,22 +572,6 @@ def _check_refs(node: Any, root: Mapping, tool: str, path: str, source: str | No
     elif isinstance(node, list):
         for i, value in enumerate(node):
             _check_refs(value, root, tool, f"{path}[{i}]", source)
-
-
-def _resolve_pointer(root: Mapping, ref: str) -> Any:
-    node: Any = root
-    pointer = ref[1:]
-    if not pointer:
-        return root
-    for part in pointer.lstrip("/").split("/"):
-        part = part.replace("~1", "/").replace("~0", "~")
-        if isinstance(node, Mapping) and part in node:
-            node = node[part]
-        elif isinstance(node, list) and part.isdigit() and int(part) < len(node):
-            node = node[int(part)]
-        else:
-            return None
-    return node
 
 
 def _check_spec_keys(raw: Mapping, origin: str | None) -> None:

@@ -105,7 +105,8 @@ def schema_nodes(node: Any, path: str) -> Iterator[tuple[str, Mapping[str, Any]]
             yield from schema_nodes(value, f"{path}[{i}]")
 
 
-def _resolve(root: Mapping, ref: str) -> Any:
+def resolve_pointer(root: Mapping, ref: str) -> Any:
+    """What the local JSON pointer ``ref`` (``#/$defs/X``) names in ``root``; ``None`` if nothing."""
     if not ref.startswith("#"):
         return None
     node: Any = root
@@ -124,7 +125,7 @@ def _in_place(node: Mapping, root: Mapping) -> Iterator[Any]:
     """The subschemas that apply to the *same* value as ``node`` (no descent into it)."""
     ref = node.get("$ref")
     if isinstance(ref, str):
-        yield _resolve(root, ref)
+        yield resolve_pointer(root, ref)
     for key in _IN_PLACE_ONE:
         if isinstance(node.get(key), Mapping):
             yield node[key]

@@ -70,6 +70,8 @@ class _Outcome:
     """What one call came to, filled in as it goes: the result, the fault rule and whether it fired."""
 
     recorded: Any
+    #: The arguments as sent, when the world read ``recorded`` out of a tool's envelope.
+    sent: Any = None
     result: dict[str, Any] = field(default_factory=dict)
     rule: FaultRule | None = None
     fired: bool = False
@@ -300,6 +302,9 @@ class World:
         if profile is None:
             outcome.result = self._unknown(name)
             return
+        sent, args = args, profile.tool.fields_of(args)
+        if args is not sent:
+            outcome.recorded, outcome.sent = args, sent
         outcome.kind = profile.kind
         rule = outcome.rule = self._rule_for(profile.name)
         fk = fault_kind(rule.kind) if rule is not None else None
@@ -312,7 +317,7 @@ class World:
         dry = fk is not None and not fk.degraded and profile.tool.is_write
         result = (
             shape_error
-            or self._check(profile, args)
+            or self._check(profile, sent, args)
             or (self._dry_run(profile, args, index) if dry else self._answer(profile, args, index))
         )
         if fk is not None and rule is not None and result.get("status") == "ok":
@@ -347,6 +352,8 @@ class World:
             "turn": turn if isinstance(turn, int) else json_safe(turn),
             "call_id": str(call_id) if call_id is not None else f"call_{index}",
         }
+        if outcome.sent is not None:
+            step["sent"] = outcome.sent
         self.ledger.append(step)
         if fired and rule is not None:
             self.faults_fired.append(
@@ -385,8 +392,12 @@ class World:
             "now_epoch": now,
         }
 
-    def _check(self, profile: ToolProfile, args: dict[str, Any]) -> dict[str, Any] | None:
-        problem = profile.validator.check(args, formats=self.options.check_formats)
+    def _check(
+        self, profile: ToolProfile, sent: dict[str, Any], args: dict[str, Any]
+    ) -> dict[str, Any] | None:
+        """The rejection of a call whose arguments (as ``sent``) break the schema or hold a
+        placeholder (read in the fields ``args``); ``None`` for a call the tool takes."""
+        problem = profile.validator.check(sent, formats=self.options.check_formats)
         if problem is None and self.options.reject_placeholders:
             problem = find_placeholder(
                 args, profile.properties, self.store.is_known, profile.locators
@@ -455,7 +466,8 @@ class World:
 
     def _execute(self, profile: ToolProfile, args: dict[str, Any]) -> dict[str, Any]:
         try:
-            value = self.execute(profile.name, clean_arguments(args))  # type: ignore[misc]
+            sent = profile.tool.sent(args) if profile.tool.envelope else args
+            value = self.execute(profile.name, clean_arguments(sent))  # type: ignore[misc]
         except Exception as exc:
             return error("execute_error", f"{type(exc).__name__}: {exc}"[:500])
         if isinstance(value, Mapping):
@@ -503,8 +515,11 @@ class World:
     ) -> Entity | None:
         """The stored entity a result is about: the call's subject, else the one it names."""
         primary = profile.primary
-        if primary is not None and call.present(primary) and profile.kind != "create":
-            found = self.store.peek(profile.nouns[primary], call.args[primary])
+        named = call.args.get(primary) if primary is not None else None
+        if isinstance(named, list) and named:  # a batch write: the first record it names
+            named = named[0]
+        if primary is not None and type(named) in (str, int) and profile.kind != "create":
+            found = self.store.peek(profile.nouns[primary], named)
             if found is not None:
                 return found
         if profile.kind == "create":  # the new record, not the parent it was created in

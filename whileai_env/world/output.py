@@ -21,7 +21,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from whileai_env._util.lexicon import VERB_KINDS, name_tokens, past_forms
+from whileai_env._util.lexicon import VERB_KINDS, name_tokens, past_forms, plural
 from whileai_env.world.naming import status_field
 from whileai_env.world.profile import SpecProfile
 from whileai_env.world.schema_values import fits, hint_for, resolve
@@ -115,6 +115,8 @@ _DONE_WORDS = frozenset(
 )
 #: Names of a field that holds the one record a result is about.
 _RECORD_WRAPPERS = frozenset({"object", "record", "item", "entity", "resource"})
+#: Names of the field that holds a call's whole answer (``{"result": {...}}``).
+_ANSWERS = frozenset({"result", "response", "data"})
 
 
 def _asked_ids(args: Mapping[str, Any]) -> list[Any]:
@@ -138,7 +140,25 @@ def _holds_record(name: str, schema: Any, noun: str) -> bool:
     ):
         return False
     words = name_tokens(name)
-    return name in _RECORD_WRAPPERS or (bool(words) and words == name_tokens(noun))
+    return (
+        name in _RECORD_WRAPPERS or name in _ANSWERS or (bool(words) and words == name_tokens(noun))
+    )
+
+
+#: Names of a declared list that holds what the call was about (``response``, ``results``).
+_LISTINGS = _ANSWERS | {"results", "items", "records", "entries"}
+
+
+def _lists_records(name: str, schema: Any, noun: str, root: Mapping[str, Any]) -> bool:
+    """A declared list of records that is the answer itself: named as a listing or as the
+    noun's plural (``incidents``), its items objects. An ``assignments`` list is a field."""
+    items = _item_schema(schema, root)
+    if not isinstance(items, Mapping) or not (
+        "properties" in items or items.get("type") == "object"
+    ):
+        return False
+    words = name_tokens(name)
+    return name in _LISTINGS or (bool(words) and words == name_tokens(plural(noun)))
 
 
 def _norm(value: Any) -> str:
@@ -249,7 +269,18 @@ class Hinter:
         if ent is not None and _holds_record(name, schema, ent.noun):
             # ``{"object": {...}}`` of ``fetch_object``, ``{"table": {...}}`` of ``describe_table``
             return {"id": ent.ident, **source} if "id" not in source else dict(source)
+        if self.writes and ent is not None and _lists_records(name, schema, ent.noun, self.root):
+            return self._written(schema, obj, ent)
         return None
+
+    def _written(self, schema: Any, obj: Mapping[str, Any], ent: Entity) -> list[Any]:
+        """The records a write changed, in a declared list of them (``response`` of
+        ``manage_incidents``): each id the call named, as the store now holds it."""
+        key = self.reader.spec.id_key(ent.noun)
+        idents = obj.get("updated_ids") or [ent.ident]
+        found = [self.reader.store.peek(ent.noun, i) for i in idents]
+        listed = [e.view(key) for e in found if e is not None]
+        return self.items(_item_schema(schema, self.root), listed)
 
     def _outcome(self, name: str, schema: Any) -> Any:
         """What a successful write's tally field says: no failures, every item asked for done,

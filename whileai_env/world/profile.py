@@ -846,7 +846,7 @@ def _profile_tool(
         new_ids=new_ids,
         nouns=nouns,
         properties=props,
-        validator=ArgumentValidator(tool.parameters),
+        validator=ArgumentValidator(tool.call_parameters),
         name_noun=noun,
         done=done,
         removes=tool.kind == "delete" and (verb in _REMOVING or not done),

@@ -999,6 +999,8 @@ def _wraps_changes(record: Mapping[str, Any], arg: str, value: Mapping[str, Any]
     """Whether an object argument is a set of changes rather than a value of one object field."""
     name = resolve_field(record, arg)
     wrapper = bool(set(name_tokens(arg)) & _CHANGE_WRAPPERS)
+    if not wrapper and any(name_tokens(k)[-1:] in (["id"], ["uuid"]) for k in value):
+        return False  # ``assignment: {"id": "PUSER1"}``: a reference to another record
     names_fields = any(resolve_field(record, k) for k in value)
     # ``ticket: {"status": "pending"}`` on a ticket: the record's own noun wrapping its fields,
     # not a value of the ``ticket_status`` its name is near (Freshdesk's update_ticket)

@@ -347,6 +347,9 @@ class Walker:
         props: Mapping[str, Any] = found if isinstance(found, Mapping) else {}
         required = [k for k in schema.get("required") or () if isinstance(k, str)]
         hints = hint if isinstance(hint, Mapping) else None
+        referred = _referred_noun(name, props)
+        if referred:  # ``service: {"id": …}``: the id of a service, not of the record it is in
+            scope = replace(scope, noun=referred)
         chosen = [
             k
             for k in props
@@ -624,6 +627,40 @@ def _patterns(schema: Mapping[str, Any], root: Mapping[str, Any]) -> list[str]:
     parts = [schema, *(resolve(p, root) for p in schema.get("allOf") or ())]
     found = [p.get("pattern") for p in parts if isinstance(p, Mapping)]
     return list(dict.fromkeys(p for p in found if isinstance(p, str)))
+
+
+#: Names of an object that holds the answer or the record itself, never another record.
+_HOLDERS = frozenset(
+    {
+        "result",
+        "results",
+        "response",
+        "data",
+        "record",
+        "object",
+        "item",
+        "items",
+        "entity",
+        "resource",
+        "body",
+        "payload",
+        "value",
+        "output",
+        "request",
+        "params",
+        "input",
+        "args",
+    }
+)
+
+
+def _referred_noun(name: str, props: Mapping[str, Any]) -> str | None:
+    """The noun an object field names another record by, when it holds that record's ``id``
+    (``service: {"id", "summary"}`` → ``service``); ``None`` for the record itself or a holder."""
+    words = name_tokens(name)
+    if "id" not in props or not words or words[-1] in _HOLDERS or not words[-1].isalpha():
+        return None
+    return singular(words[-1])
 
 
 @by_identity()
