@@ -197,3 +197,27 @@ def test_a_ts_whose_description_shows_an_epoch_is_a_recent_one(seed):
     ts = locator_value("thread_ts", schema, seed)
     seconds, _, micros = ts.partition(".")
     assert DETAIL_CLOCK - 60 * 86400 <= int(seconds) <= DETAIL_CLOCK and len(micros) == 6, ts
+
+
+def test_a_list_of_a_record_s_children_does_not_hold_the_record():
+    """Linear's ``list_issues(parentId)`` listed the parent among its own sub-issues (20 of 23
+    such calls on a trial Linear spec)."""
+    spec = wenv.load_spec(
+        tools=[
+            _tool(
+                "list_issues",
+                "List issues, e.g. the sub-issues of a parent issue.",
+                {"parentId": {"type": "string", "description": "Parent issue ID"}},
+                [],
+            ),
+            _tool("get_issue", "Get an issue by ID.", {"id": {"type": "string"}}, ["id"]),
+        ]
+    )
+    tasks = wenv.draw_tasks(spec, 80, seed=0, fault_rate=0)
+    named = [t for t in tasks if t.cell.tool == "list_issues" and "parentId" in t.world.entities]
+    assert named
+    for task in named:
+        parent = task.world.entities["parentId"]
+        listed = wenv.World(spec, task=task).call("list_issues", {"parentId": parent})
+        if listed["status"] == "ok":
+            assert parent not in [i.get("id") for i in listed["items"]], listed

@@ -85,3 +85,14 @@ def test_a_listed_item_shows_one_date_of_birth_before_and_after_a_write():
     world.call("update_reservation_passengers", {"reservation_id": "R10001", "passengers": new})
     after = world.call("get_reservation_details", {"reservation_id": "R10001"})
     assert [_dates(p) for p in after["passengers"]] == [{"dob": "1990-01-02"}]
+
+
+def test_a_headline_argument_changes_the_record_s_one_headline():
+    """``update-product(title)`` on a product named by ``name``, ``save_issue(title)`` on a ticket
+    with a ``subject``: the headline changes, no second one is added beside it (trial Shopify
+    and Linear specs: reads showed two names)."""
+    assert resolve_field({"name": "Oak board", "price": 3}, "title") == "name"
+    assert resolve_field({"subject": "Login fails", "status": "open"}, "title") == "subject"
+    assert resolve_field({"title": "Q3 plan"}, "name") == "title"
+    # a person's name is never their (job) title
+    assert resolve_field({"name": "Ana Diaz", "email": "ana@example.com"}, "title") is None

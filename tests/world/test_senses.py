@@ -144,3 +144,14 @@ def test_an_on_call_incident_is_an_outage_not_a_support_ticket(seed):
     assert incident["status"] == "ok", incident
     assert not {"requester_email", "requester_name", "subject"} & set(incident), incident
     assert {"title", "urgency", "service"} <= set(incident), incident
+
+
+def test_the_sense_said_more_often_wins():
+    """Linear's ``get_issue(includeCustomerNeeds)`` beside its labels, projects, cycles and
+    milestones: one customer word left its issues helpdesk tickets (a trial Linear spec)."""
+    tracker = "List issues by label, project, cycle or milestone. includeCustomerNeeds: customer"
+    assert senses_of({"issue": tracker}) == {"issue": "work item"}
+    helpdesk = (
+        "A customer's issue: the requester, the customer's email, the help desk queue, a label"
+    )
+    assert senses_of({"issue": helpdesk}) == {}

@@ -29,6 +29,11 @@ _WORD = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+")
 _ID_ALIASES = frozenset({"gid", "iid", "guid", "uid"})
 
 
+#: Filter values that mean "no filter" (``status: "any"`` of Shopify's ``get-orders``): no
+#: record is ever in them, and a list filtered by one is not narrowed.
+NO_FILTER = frozenset({"any", "all", "*", "every", "everything", "any_status", "all_statuses"})
+
+
 @lru_cache(maxsize=8192)
 def _tokens(name: str) -> tuple[str, ...]:
     words = [w.lower() for w in _WORD.findall(name)]

@@ -53,6 +53,10 @@ def asks_question(text: str) -> bool:
     return bool(read_asks(text))
 
 
+#: Questions of one message a person answers: a form of six is answered, a longer one in part.
+_MOST_ASKS = 6
+
+
 @dataclass
 class SimulatedUser:
     """The template user of one task (see the module docstring). ``spec`` phrases the request and
@@ -113,7 +117,7 @@ class SimulatedUser:
             return None
         pieces: list[str] = []
         self._said_now = set()
-        for ask in asks[:4]:
+        for ask in asks[:_MOST_ASKS]:
             piece = self._one(ask, r)
             if piece and piece not in pieces:
                 pieces.append(piece)
@@ -179,7 +183,8 @@ class SimulatedUser:
         if self.task.world.state == "duplicate" and _DUPLICATE.search(ask.text):
             return r.choice(REPLY["which"])  # "Which one do you mean, the newer or the older?"
         fact = self.person.recall(ask.subject) if ask.subject else None
-        if fact is None and ask.subject and self._another_noun(ask.subject):
+        held = fact is not None and (fact.entity or fact in self.person.facts)
+        if not held and ask.subject and self._another_noun(ask.subject):
             # "Which team?" when the person holds no team: not their email instead
             return r.choice(REPLY["unknown"]).format(label=ask.subject)
         # "Which issue type?" asks for a detail the task holds; "Which one?" for the record
@@ -281,11 +286,12 @@ class SimulatedUser:
             if f.entity
             for w in name_tokens(entity_noun(f.key))
         }
+        # a record's locators, and a plain ``team`` or ``project`` argument naming one by name
         nouns = {
             singular(w)
             for t in self.spec.tools
             for n, schema in t.properties.items()
-            if argument_role(n, schema) == "locator"
+            if argument_role(n, schema) == "locator" or len(name_tokens(n)) == 1
             for w in name_tokens(entity_noun(n))
         }
         return bool(asked & nouns) and not asked & held

@@ -116,4 +116,22 @@ def _resolve(record: Mapping[str, Any], arg: str) -> str | None:
             return key
     spelt = spelt_out(base)
     same = [key for key in record if spelt_out(key) == spelt]
-    return same[0] if len(same) == 1 else None  # an abbreviation, only when one field fits
+    if len(same) == 1:  # an abbreviation, only when one field fits
+        return same[0]
+    return _headline(record, base)
+
+
+#: Names of a record's one headline: a product's ``name`` is what ``update-product(title)``
+#: changes, a ticket's ``subject`` what ``save_issue(title)`` does.
+_HEADLINES = ("title", "subject", "headline", "name")
+#: Fields of a person, whose ``name`` is never a ``title`` (a job title).
+_PERSON_WORDS = frozenset({"email", "phone", "first", "last", "birth", "surname"})
+
+
+def _headline(record: Mapping[str, Any], base: str) -> str | None:
+    """The record's headline field that headline argument ``base`` changes, or ``None``."""
+    if base.lower() not in _HEADLINES:
+        return None
+    person = any(word_set(k) & _PERSON_WORDS for k in record)
+    held = [k for k in _HEADLINES if k in record and not (person and "name" in (k, base.lower()))]
+    return held[0] if held else None

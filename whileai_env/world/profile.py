@@ -18,7 +18,14 @@ from functools import lru_cache
 from typing import Any
 
 from whileai_env._util.frozen import thaw
-from whileai_env._util.lexicon import ACTION_VERBS, name_tokens, service_words, singular, verb_kind
+from whileai_env._util.lexicon import (
+    ACTION_VERBS,
+    NO_FILTER,
+    name_tokens,
+    service_words,
+    singular,
+    verb_kind,
+)
 from whileai_env.spec.arguments import argument_role, entity_noun
 from whileai_env.spec.evidence import first_sentence, is_computation
 from whileai_env.spec.load import Spec, Tool
@@ -885,6 +892,11 @@ def _enum_of(schema: Any) -> list[Any]:
     return values if isinstance(values, list) else []
 
 
+def _states(values: Iterable[Any]) -> tuple[str, ...]:
+    """The statuses a record can be in among a status filter's values."""
+    return tuple(v for v in values if not (isinstance(v, str) and v.lower() in NO_FILTER))
+
+
 def _statuses_from_text(text: str) -> tuple[str, ...]:
     m = _STATUS_IN_TEXT.search(text)
     if not m:
@@ -940,16 +952,16 @@ def build_profile(spec: Spec) -> SpecProfile:
             listed = hints_of(schema).choices if isinstance(schema, Mapping) else ()
             if name == "status" and listed and tp.noun not in sp.statuses:
                 # "new, open, pending, on-hold, solved, closed": the noun's statuses, in prose
-                sp.statuses[tp.noun] = tuple(listed)
+                sp.statuses[tp.noun] = _states(listed)
             values = _enum_of(schema)
             if values:
                 key = "status" if name == "status" else name
                 sp.enums[key] = distinct(sp.enums.get(key, ()), values)
                 if name == "status" and all(isinstance(e, str) for e in values):
-                    sp.statuses[tp.noun] = distinct(sp.statuses.get(tp.noun, ()), values)
+                    sp.statuses[tp.noun] = distinct(sp.statuses.get(tp.noun, ()), _states(values))
         if not tool.is_write:
             texts.setdefault(tp.noun, []).append(tool.description)
-            found = _statuses_from_text(tool.description)
+            found = _states(_statuses_from_text(tool.description))
             if found and tp.noun not in sp.statuses:
                 sp.statuses[tp.noun] = found
     for noun, parts in texts.items():

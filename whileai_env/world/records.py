@@ -537,7 +537,7 @@ _SENSES: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
     "issue": (
         re.compile(
             r"\b(jira|jql|sprints?|epics?|backlog|repo\w*|pull requests?|merge requests?|commits?"
-            r"|branch\w*|labels?|milestones?|transitions?|projects?)\b"
+            r"|branch\w*|labels?|milestones?|transitions?|projects?|cycles?)\b"
         ),
         re.compile(r"\b(customers?|requesters?|help ?desk|support tickets?|zendesk|freshdesk)\b"),
         "work item",
@@ -566,13 +566,15 @@ _SENSES: dict[str, tuple[re.Pattern[str], re.Pattern[str], str]] = {
 
 
 def senses_of(texts: Mapping[str, str]) -> dict[str, str]:
-    """The nouns a spec uses in their second sense, each with the template it takes there.
+    """The nouns a spec uses in their second sense, each with the template it takes there: where
+    the words of that sense outnumber the words of the first (one "customer needs" flag among
+    Linear's labels, projects, cycles and milestones leaves its issues pieces of work).
 
     ``texts`` maps a noun to what the spec says about it (descriptions, argument names)."""
     out: dict[str, str] = {}
     for noun, (other, first, template) in _SENSES.items():
         text = texts.get(noun, "").lower()
-        if other.search(text) and not first.search(text):
+        if len(other.findall(text)) > len(first.findall(text)):
             out[noun] = template
     return out
 

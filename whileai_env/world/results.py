@@ -18,7 +18,7 @@ from typing import Any
 
 from whileai_env._util import bounded_json
 from whileai_env._util.hashing import canonical_json, unit
-from whileai_env._util.lexicon import indefinite, name_tokens, singular
+from whileai_env._util.lexicon import NO_FILTER, indefinite, name_tokens, singular
 from whileai_env._util.phones import is_phone
 from whileai_env.world.calculator import OPERATION_NAMES, CalculatorError, apply_operation, evaluate
 from whileai_env.world.clock import clock
@@ -588,6 +588,8 @@ def _filters(call: Call, noun: str, sample: dict[str, Any]) -> dict[str, Any]:
             continue
         if role_of(arg) == "text" and word_set(arg) & QUERY_WORDS:
             continue
+        if isinstance(value, str) and value.lower() in NO_FILTER:
+            continue
         target = call.store.field_for(noun, arg)
         if target is not None and type(sample[target]) in (type(value), type(None)):
             out[target] = value
@@ -805,6 +807,8 @@ def _listed_ids(
             v
             for v, arg in store.plan.values.items()
             if (store.plan.nouns.get(v) or locator_noun(arg) or call.profile.noun) == noun
+            # ``list_issues(parentId=X)`` lists X's sub-issues: X is no child of its own
+            and (subject is None or v != subject[1])
         ]
         if stated and (
             subject is None
