@@ -221,3 +221,35 @@ def test_a_list_of_a_record_s_children_does_not_hold_the_record():
         listed = wenv.World(spec, task=task).call("list_issues", {"parentId": parent})
         if listed["status"] == "ok":
             assert parent not in [i.get("id") for i in listed["items"]], listed
+
+
+def test_a_customer_s_orders_carry_the_customer_s_own_name_and_email():
+    """Shopify's ``get-customer-orders(customerId)`` listed three strangers' emails on one
+    customer's orders, and wrote the customer's id as their name (a trial Shopify spec)."""
+    spec = wenv.load_spec(
+        tools=[
+            _tool(
+                "get-customer",
+                "Get a customer.",
+                {"customerId": {"type": "string"}},
+                ["customerId"],
+            ),
+            _tool(
+                "get-customer-orders",
+                "Get a customer's orders.",
+                {"customerId": {"type": "string"}},
+                ["customerId"],
+            ),
+            _tool("get-order", "Get an order.", {"orderId": {"type": "string"}}, ["orderId"]),
+        ]
+    )
+    for seed in range(3):
+        world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
+        customer = world.call("get-customer", {"customerId": "2844735072750"})
+        orders = world.call("get-customer-orders", {"customerId": "2844735072750"})["items"]
+        assert orders
+        for order in orders:
+            full = world.call("get-order", {"orderId": order["orderId"]})
+            for key in ("customer_email", "customer_name"):
+                if key in full:
+                    assert full[key] == customer[key.removeprefix("customer_")], (full, customer)

@@ -181,3 +181,31 @@ def test_a_list_of_a_records_own_children_is_what_the_record_holds():
         listed = world.call("get_ticket_comments", {"ticket_id": 4412})["items"]
         assert len(listed) == len(held) + 1 and "Reset link resent." in listed[-1].values()
     assert checked
+
+
+def _customers() -> wenv.Spec:
+    text = {"type": "string"}
+    return wenv.load_spec(
+        tools=[
+            _tool("get-customers", "Search customers.", {"searchQuery": text}, ()),
+            _tool(
+                "update-customer",
+                "Update a customer.",
+                {"id": text, "firstName": text, "lastName": text},
+                ("id",),
+            ),
+        ]
+    )
+
+
+def test_a_first_and_a_last_name_change_the_one_full_name():
+    """Shopify's ``update-customer(firstName, lastName)`` kept only the last name, "Reyes", and a
+    search for "Harris" found customers named just "Harris" (a trial Shopify spec)."""
+    world = wenv.World(_customers(), seed=1)
+    hits = world.call("get-customers", {"searchQuery": "Harris"})["items"]
+    assert hits and all(h["name"].endswith(" Harris") for h in hits), hits
+    ident = hits[0]["id"]
+    done = world.call("update-customer", {"id": ident, "firstName": "Ana", "lastName": "Reyes"})
+    assert done["updated"] == ["name"], done
+    found = world.call("get-customers", {"searchQuery": "Reyes"})["items"]
+    assert any(h["id"] == ident and h["name"] == "Ana Reyes" for h in found), found

@@ -236,19 +236,27 @@ def _act_words(rule: str, writes: Iterable[str]) -> frozenset[str]:
     if _EVERY_WRITE.search(rule):
         return frozenset()
     words = {w.lower() for w in re.findall(r"[A-Za-z]+", rule)}
-    tools = {w for name in writes for w in name_tokens(name)}
+    services = service_words(writes)
+    parts = [_verb_and_thing(name, services) for name in writes]
+    verbs = {verb for verb, _ in parts if verb}
+    things = _things(parts)
     named: set[str] = set()
     for word in words:
         stems = _stems(word)
         kinds = {verb_kind(s) for s in stems}
-        if not kinds & {"create", "update", "delete"} or stems & _PLAIN_ACTS:
+        # "an issue" of ``save_issue`` is the tool's thing, though "issue" may be a verb
+        if not kinds & {"create", "update", "delete"} or stems & (_PLAIN_ACTS | things):
             continue
-        if stems & tools:
+        if stems & verbs:
             return frozenset()  # the rule names a tool's own verb: the tool is the act
         named |= stems
-    if named:  # and the states the rule names beside its act ("solved or closed")
-        named |= {w for w in words if w.endswith("ed") and len(w) > 4}
+    if named:  # and the states the rule names beside its act ("solved or closed", "Done")
+        named |= {w for w in words if (w.endswith("ed") and len(w) > 4) or w in _END_STATES}
     return frozenset(named)
+
+
+#: States a record ends in that are not past forms ("moving it to a Done state").
+_END_STATES = frozenset({"done", "complete", "finished", "won", "lost"})
 
 
 def does_act(rule: str, step: Step, writes: Iterable[str]) -> bool:

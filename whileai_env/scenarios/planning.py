@@ -6,6 +6,7 @@ from a row's public columns (:func:`whileai_env.scenarios.draw.rebuild_task`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Mapping
 from typing import Any, TypeVar
 
@@ -68,10 +69,21 @@ def _requirement_sets(tool: Tool) -> tuple[tuple[str, ...], ...]:
 
 @_per_tool
 def _locators(tool: Tool) -> list[str]:
+    """The locators a task states for ``tool``: the required ones, else the one whose record
+    the description names first (Linear's ``save_comment`` is "a comment on a Linear issue,
+    project, … document": an ``issueId``, not the ``documentId`` its schema lists first)."""
     props = tool.properties
     names = [n for n in props if _names_entity(n, props[n])]
     required = [n for n in tool.required if n in names]
-    return required or names[:1]
+    if required or not names:
+        return required
+    said = tool.description.lower()
+
+    def place(name: str) -> int:
+        found = re.search(rf"\b{re.escape(entity_noun(name))}", said)
+        return found.start() if found else len(said)
+
+    return [min(names, key=place)]
 
 
 def _located(spec: Spec, name: str) -> set[tuple[str, str]]:

@@ -305,6 +305,9 @@ class World:
         sent, args = args, profile.tool.fields_of(args)
         if args is not sent:
             outcome.recorded, outcome.sent = args, sent
+        made = self._profile.upserts.get(profile.name)
+        if made is not None and not (profile.primary and args.get(profile.primary)):
+            profile = made  # an upsert naming no record of its own makes one
         outcome.kind = profile.kind
         rule = outcome.rule = self._rule_for(profile.name)
         fk = fault_kind(rule.kind) if rule is not None else None

@@ -130,6 +130,19 @@ def pools() -> Pools:
     return _POOLS[0]
 
 
+@lru_cache(maxsize=1)
+def given_names() -> frozenset[str]:
+    """Every first name the pools hold, lowercase: whether a name searched for is a first name."""
+    found = pools()
+    return frozenset(
+        name.lower()
+        for name in (
+            *(p.first for p in found.people),
+            *(n for parts in found.personas.values() for n in parts.first),
+        )
+    )
+
+
 _CALLING_CODES = {
     "US": "1",
     "CA": "1",

@@ -439,6 +439,9 @@ class SpecProfile:
     #: Per noun, the nouns its records are made in (``add_comment(issue_key)``: a comment's
     #: issue): a write naming one beside the record names where the record is, not a change.
     parents: dict[str, frozenset[str]] = field(default_factory=dict)
+    #: Per upsert tool (:func:`is_upsert`), its profile as a create: what a call that names no
+    #: record of its own does (``save_comment(issueId, body)`` makes a comment on the issue).
+    upserts: dict[str, ToolProfile] = field(default_factory=dict)
 
     def id_key(self, noun: str) -> str:
         """The argument name that carries ids of ``noun`` in this spec (``order_id``)."""
@@ -967,29 +970,24 @@ def build_profile(spec: Spec) -> SpecProfile:
     for noun, parts in texts.items():
         sp.extras[noun] = extras_for(" ".join(parts))
     sp.senses = senses_of({noun: " ".join(parts) for noun, parts in about.items()})
-    for name, tp in sp.tools.items():
-        longer = _longer_noun(tp.created_noun, sp.id_keys, name_tokens(name))
-        if longer:  # ``create_merge_request`` makes the merge request its siblings name
-            sp.tools[name] = replace(tp, created_noun=longer)
-        lists = _listed_noun(tp, sp.id_keys)
-        if lists:  # ``conversations_list``: "Lists all channels", the channels others take
-            sp.tools[name] = replace(tp, noun=lists, name_noun=lists)
-    sp.parents = _parents(sp.tools.values())
+    sp.upserts = {
+        t.name: _profile_tool(replace(t, kind="create"), services, common)
+        for t in spec.tools
+        if sp.tools[t.name].family == "write" and is_upsert(t)
+    }
+    for group in (sp.tools, sp.upserts):
+        for name, tp in group.items():
+            longer = _longer_noun(tp.created_noun, sp.id_keys, name_tokens(name))
+            if longer:  # ``create_merge_request`` makes the merge request its siblings name
+                group[name] = tp = replace(tp, created_noun=longer)
+            lists = _listed_noun(tp, sp.id_keys)
+            if lists:  # ``conversations_list``: "Lists all channels", the channels others take
+                group[name] = replace(tp, noun=lists, name_noun=lists)
+    sp.parents = _parents([*sp.tools.values(), *sp.upserts.values()])
     entity_nouns = {tp.nouns[tp.primary] for tp in sp.tools.values() if tp.primary is not None}
-    for name, tp in sp.tools.items():
-        checked = tuple(
-            a
-            for a in tp.locators
-            if a not in tp.new_ids
-            and (
-                ID_LIKE.search(a)
-                or tp.nouns[a] in entity_nouns
-                or (a == tp.primary and tp.kind != "create")
-            )
-        )
-        if tp.family == "check":
-            checked = tuple(a for a in checked if a == tp.primary)
-        sp.tools[name] = replace(tp, checked=checked)
+    for group in (sp.tools, sp.upserts):
+        for name, tp in group.items():
+            group[name] = replace(tp, checked=_checked(tp, entity_nouns))
     owned = [n for n in sp.id_keys if n in OWNED_NOUNS or n.split()[-1] in OWNED_NOUNS]
     for noun in set(sp.id_keys) | set(texts):
         if is_person(noun):
@@ -999,6 +997,43 @@ def build_profile(spec: Spec) -> SpecProfile:
             if is_person(noun) and "payment_methods" not in sp.extras[noun]:
                 sp.extras[noun] = (*sp.extras[noun], "payment_methods")
     return sp
+
+
+def _checked(tp: ToolProfile, entity_nouns: set[str]) -> tuple[str, ...]:
+    """The locators whose records must exist for ``tp`` to answer (ids, and what other tools
+    name as their record)."""
+    checked = tuple(
+        a
+        for a in tp.locators
+        if a not in tp.new_ids
+        and (
+            ID_LIKE.search(a)
+            or tp.nouns[a] in entity_nouns
+            or (a == tp.primary and tp.kind != "create")
+        )
+    )
+    if tp.family == "check":
+        checked = tuple(a for a in checked if a == tp.primary)
+    return checked
+
+
+#: "Create or update a comment", "creates … otherwise updates", "upsert": one tool for both.
+_UPSERT = re.compile(
+    r"\b(?:creates?|adds?|inserts?)\s+or\s+(?:updates?|edits?|modif\w*|replaces?)\b"
+    r"|\b(?:updates?|edits?)\s+or\s+(?:creates?|adds?|inserts?)\b|\bupserts?\b"
+    r"|\bupdates?\b[^.]{0,80}\botherwise\b[^.]{0,20}\bcreates?\b",
+    re.IGNORECASE,
+)
+
+
+def is_upsert(tool: Tool) -> bool:
+    """Whether an update tool also creates: a call naming no record of its own makes one
+    (Linear's ``save_issue``: "If `id` is provided, updates the existing issue; otherwise
+    creates a new one")."""
+    if tool.kind != "update":
+        return False
+    tokens = name_tokens(tool.name)
+    return "upsert" in tokens or bool(_UPSERT.search(tool.description or ""))
 
 
 _CACHE: dict[str, SpecProfile] = {}

@@ -414,6 +414,17 @@ def _document(c: RecordContext, noun: str, r: random.Random) -> Record:
     }
 
 
+def _comment(c: RecordContext, noun: str, r: random.Random) -> Record:
+    """A comment or reply on another record: its text and who wrote it, when (a generic record's
+    name and owner left a comment with no text, and its ``comments`` list took the body a new
+    one was made with, on a trial Linear spec)."""
+    return {
+        "body": v.choice(r, ph.COMMENTS),
+        "author": v.person(r).name,
+        "created_at": v.iso(v.past(r, c.now, 600, 30 * DAY)),
+    }
+
+
 def _generic(c: RecordContext, noun: str, r: random.Random) -> Record:
     created = v.past(r, c.now, 3600, 120 * DAY)
     return {
@@ -497,6 +508,8 @@ _TEMPLATES: dict[str, Template] = {
     "page": _document,
     "article": _document,
     "report": _document,
+    "comment": _comment,
+    "reply": _comment,
 }
 OWNED_NOUNS = frozenset(
     {
@@ -723,6 +736,8 @@ def summary(record: Mapping[str, Any], noun: str, limit: int = 7) -> Record:
     for name in SUMMARY_FIELDS:
         if name in record and len(out) < limit:
             out[name] = record[name]
+    if not {"name", "title", "subject"} & set(out):  # a comment says what it says, and who did
+        out.update({k: record[k] for k in ("body", "author") if k in record})
     if "flights" in record and "flights" not in out:
         out["flights"] = [
             f"{f.get('flight_number')} {f.get('origin')}-{f.get('destination')} {f.get('date')}"

@@ -25,9 +25,10 @@ from whileai_env.world.clock import clock
 from whileai_env.world.compute import compute as computed_value
 from whileai_env.world.context import Call, error, not_found, ok
 from whileai_env.world.naming import resolve_field, slug, status_field, word_set
+from whileai_env.world.pools import given_names
 from whileai_env.world.profile import ID_LIKE, locator_noun, role_of
 from whileai_env.world.ranges import in_window, placed_in_window, window_of
-from whileai_env.world.records import has_template
+from whileai_env.world.records import has_template, is_person
 from whileai_env.world.store import Entity, copy_json, named_ids, set_checked_fact
 from whileai_env.world.values import iso
 
@@ -296,6 +297,9 @@ def record(call: Call) -> dict[str, Any]:
         return missing
     found = _subject_entity(call)
     ent = found[1] if found else _keyless_entity(call)
+    if found is None and ent.ident not in call.store.plan.values:
+        # ``get_user(query="Brooke Schmidt")``: the one user it finds is Brooke Schmidt
+        _hold_query(ent, _query(call), _query_phrase(call))
     ent.seen = True
     call.store.show(ent)
     echo = call.echo()
@@ -530,7 +534,13 @@ def _hold_query(ent: Entity, words: list[str], phrase: str) -> None:
         if field is None:
             continue
         if kinds is _TITLE_WORDS[0]:
-            ent.writable()[field] = phrase[:1].upper() + phrase[1:]
+            said = phrase[:1].upper() + phrase[1:]
+            held = str(record[field]).split()
+            if field == "name" and "email" in record and len(said.split()) == 1 and held:
+                # a person searched for by one name: "Harris" finds Ana Harris, "Ana" Ana Harris
+                first = said.lower() in given_names()
+                said = f"{said} {held[-1]}" if first else f"{held[0]} {said}"
+            ent.writable()[field] = said
         elif kinds is _TITLE_WORDS[1]:
             ent.writable()[field] = (
                 f"{record[field].rstrip('. ')}. {phrase[:1].upper()}{phrase[1:]}."
@@ -648,9 +658,13 @@ def listing(call: Call) -> dict[str, Any]:
     if embedded is not None:  # the parent's own list of them: the two views agree
         store.register(embedded)
         return ok(echo, items=embedded[:limit] if limit else embedded, count=len(embedded))
+    contact: dict[str, Any] = {}
     if subject is not None and subject[0] != id_key:
         link = store.field_for(noun, subject[0])
+        if link is not None and name_tokens(link)[-1:] in (["name"], ["email"], ["phone"]):
+            link = None  # ``customer`` holds the customer's id, never their name
         filters[link or subject[0]] = call.args[subject[0]]
+        contact = _owner_contact(call, subject, sample)
     ids = _listed_ids(call, subject, noun, whole=not filters)
     if subject is not None and subject[0] == id_key:
         ids = [subject[1]]  # filtered by the listed record's own id: that record alone
@@ -711,9 +725,30 @@ def listing(call: Call) -> dict[str, Any]:
             continue
         if any(ent.record.get(k) not in v for k, v in choices.items() if k in ent.record):
             continue
+        if any(ent.record.get(k) != v for k, v in contact.items()):
+            ent.writable().update(contact)
         items.append({id_key: ent.ident, **ent.summary(noun)})
     store.register(items)
     return ok(echo, items=items, count=len(items))
+
+
+def _owner_contact(
+    call: Call, subject: tuple[str, str], sample: Mapping[str, Any]
+) -> dict[str, Any]:
+    """The person's own name and email on the records a list of theirs shows
+    (``get-customer-orders(customerId)``: each order's ``customer_email`` is the customer's;
+    a trial Shopify spec listed three strangers' emails on one customer's orders)."""
+    owner = call.store.entity(call.profile.nouns[subject[0]], subject[1])
+    if not is_person(owner.noun):
+        return {}
+    prefix = name_tokens(owner.noun)
+    out = {}
+    for key in sample:
+        words = name_tokens(key)
+        held = owner.record.get(words[-1]) if words[:-1] == prefix else None
+        if words[-1:] in (["email"], ["name"], ["phone"]) and isinstance(held, str):
+            out[key] = held
+    return out
 
 
 def _two_matches(call: Call, value: str, noun: str, filters: dict[str, Any]) -> dict[str, Any]:
@@ -1071,6 +1106,9 @@ def _apply(
         if listed is not None:  # ``addLabelIds``: into the record's ``labelIds``, not beside it
             changed.append(listed)
             continue
+        if _set_name_part(target, arg, value):  # ``firstName`` of a person with one ``name``
+            changed.append("name")
+            continue
         name = resolve_field(target, arg)
         if (
             name is not None
@@ -1100,6 +1138,33 @@ def _apply(
         holder[name] = copy_json(value)
         changed.append(name)
     return changed
+
+
+#: The part of a full name a name argument holds: ``firstName`` the first word, ``lastName``
+#: the last.
+_NAME_PARTS = {"first": 0, "given": 0, "last": -1, "family": -1, "sur": -1, "surname": -1}
+
+
+def _set_name_part(record: dict[str, Any], arg: str, value: Any) -> bool:
+    """Write a first or last name into the record's one full ``name`` (Shopify's
+    ``update-customer(firstName="Ana", lastName="Reyes")`` stored the name "Reyes"); ``False``
+    when the argument is no name part or the record keeps the parts apart."""
+    words = name_tokens(arg)
+    part = _NAME_PARTS.get(words[0]) if words and words[-1] in ("name", "surname") else None
+    if words == ["surname"]:
+        part = -1
+    held = record.get("name")
+    if part is None or not isinstance(value, str) or not value or not isinstance(held, str):
+        return False
+    if any(k != "name" and word_set(k) & {"first", "last", "given", "family"} for k in record):
+        return False
+    names = held.split() or [value]
+    if len(names) == 1:
+        names = [value, names[0]] if part == 0 else [names[0], value]
+    else:
+        names[part] = value
+    record["name"] = " ".join(names)
+    return True
 
 
 _LIST_EDIT = re.compile(r"^(add|remove)(?:_|-|(?=[A-Z]))(.+)$")
