@@ -278,3 +278,81 @@ def test_what_a_tools_name_speaks_of(tool, things):
 def test_a_service_word_the_names_share_is_no_thing():
     assert name_things("jira_assign_issue") == {"jira", "issue"}
     assert name_things("jira_assign_issue", frozenset({"jira"})) == {"issue"}
+
+
+def test_a_rule_that_names_its_read_is_kept_by_that_read_alone():
+    """Linear's "Always look up an issue with get_issue before changing it" was met by a
+    ``list_issues`` of the issue's sub-issues (12 of 13 ``save_issue`` rows of a trial spec)."""
+    prompt = "You run a shop's catalogue.\n- Always look up a product with get-product-by-id before updating it."
+    listing = (
+        "get-orders",
+        {},
+        {"status": "ok", "items": [{"order_id": "113210", "product": PRODUCT}]},
+    )
+    graded = task_checklist(_row(listing, UPDATE, prompt=prompt))
+    assert graded["markers"]["looked_up_first"] == 0.0
+    assert "get-product-by-id" in graded["reason"]
+    assert task_checklist(_row(LOOK, UPDATE, prompt=prompt))["markers"]["looked_up_first"] == 1.0
+    # the same listing meets a rule that names no read: it shows the product
+    assert task_checklist(_row(listing, UPDATE))["markers"]["looked_up_first"] == 1.0
+
+
+def test_a_write_on_another_kind_of_record_is_not_bound_by_the_rule():
+    """Linear's ``save_comment(documentId=…)``, a comment on a document, was held to "look up an
+    issue before you comment on it" (14 rows of a trial spec)."""
+    prompt = "You help with a tracker.\n- Always look up an issue before you comment on it."
+    comment = {
+        "name": "save_comment",
+        "description": "Comment on an issue or a document.",
+        "parameters": {
+            "type": "object",
+            "properties": {
+                "issueId": {"type": "string"},
+                "documentId": {"type": "string"},
+                "body": {"type": "string"},
+            },
+            "required": ["body"],
+        },
+    }
+    read = {
+        "name": "get_issue",
+        "description": "Get an issue.",
+        "parameters": {
+            "type": "object",
+            "properties": {"id": {"type": "string"}},
+            "required": ["id"],
+        },
+    }
+    spec = wenv.load_spec(tools=[comment, read], system_prompt=prompt)
+    for args, bound in (
+        ({"documentId": "doc_1", "body": "Hi"}, False),
+        ({"issueId": "LIN-1", "body": "Hi"}, True),
+    ):
+        world = wenv.World(spec, seed=0)
+        world.call("save_comment", args)
+        row = {
+            "system_prompt": prompt,
+            "messages": [
+                {"role": "system", "content": prompt},
+                {"role": "user", "content": "Please add my comment."},
+                {"role": "assistant", "content": "Done: I added your comment."},
+            ],
+            "final_text": "Done: I added your comment.",
+            "tools": [t.to_openai() for t in spec.tools],
+            "steps": world.ledger,
+            "scenario_dimensions": {"tool": "save_comment", "stance": "ordinary", "ask": "tool"},
+            "world": {
+                "state": "exists",
+                "targets": ["save_comment"],
+                "entities": {k: v for k, v in args.items() if k != "body"},
+                "details": {"save_comment": {"body": "Hi"}},
+            },
+            "tool_kinds": {"save_comment": "create", "get_issue": "read"},
+            "tool_locators": {"save_comment": ["issueId", "documentId"], "get_issue": ["id"]},
+            "locator_nouns": {
+                "save_comment": {"issueId": "issue", "documentId": "document"},
+                "get_issue": {"id": "issue"},
+            },
+        }
+        marker = task_checklist(row)["markers"].get("looked_up_first")
+        assert (marker == 0.0) is bound, (args, marker)

@@ -42,7 +42,7 @@ from whileai_env.grading import acts, claims, consent
 from whileai_env.grading.conduct import RETRY_BUDGET
 from whileai_env.grading.consent import consent_rules, governed
 from whileai_env.grading.details import leaves
-from whileai_env.grading.lookup import looked_before, name_things
+from whileai_env.grading.lookup import looked_before, name_things, rule_reads
 from whileai_env.grading.outcome import said_at
 from whileai_env.grading.report import facts
 from whileai_env.grading.restraint import (
@@ -473,6 +473,7 @@ class ReferencePolicy:
         checklist's "a read could show the entity")."""
         wanted = set(self._things(target).values())
         best = None
+        named = rule_reads(self.spec.system_prompt, self.spec.tool_names)
         for tool in self.spec.tools:
             if tool.is_write or tool.name == target.name:
                 continue
@@ -494,8 +495,10 @@ class ReferencePolicy:
                 args = self._same_args(tool, target, task)
             if args is None or not schema_validator(tool.parameters).is_valid(args):
                 continue
-            if best is None or (overlap, same) > best[0]:
-                best = ((overlap, same), tool, args)
+            # the read a look-up rule names ("with get_issue") first
+            rank = (tool.name in named, overlap, same)
+            if best is None or rank > best[0]:
+                best = (rank, tool, args)
         return (best[1], best[2]) if best else None
 
     def _same_args(self, tool: Tool, target: Tool, task: Task) -> dict[str, Any] | None:
@@ -601,9 +604,11 @@ class ReferencePolicy:
         """Whether a read among ``steps`` already names the thing ``write`` acts on (the task's
         own ``get-product-by-id`` before its ``update-product``): no second look is needed."""
         wanted = set(self._things(write).values())
+        named = rule_reads(self.spec.system_prompt, self.spec.tool_names)
         return any(
             not self.spec.tool(n).is_write
             and wanted & set(self._things(self.spec.tool(n)).values())
+            and (not named or n in named)  # "look it up with get_issue": that read alone
             for n, _, role in steps
             if n and role == "target"
         )

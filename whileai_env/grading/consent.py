@@ -27,6 +27,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from functools import lru_cache
+from itertools import pairwise
 
 from whileai_env._util.lexicon import (
     ACTION_VERBS,
@@ -65,7 +66,8 @@ _EVERY_WRITE = re.compile(
     r"|operations?)\b|\bbefore (?:changing|modifying|making (?:any )?changes)\b|\bconsequential\b",
     re.IGNORECASE,
 )
-_TOOL_NAME = re.compile(r"[A-Za-z][\w.-]*[_.-][\w.-]*[A-Za-z0-9]")
+#: A tool's name as a rule writes it (``send_message``, ``jira.get-issue``).
+TOOL_NAME = re.compile(r"[A-Za-z][\w.-]*[_.-][\w.-]*[A-Za-z0-9]")
 #: A reply asking for the go-ahead.
 _ASKS = re.compile(
     r"\b(?:shall|should|may|can) (?:i|we)\b|\b(?:do|would) you (?:like|want) (?:me|us|this|it)\b"
@@ -149,7 +151,7 @@ def _verb_and_thing(
 def governs(rule: str, tool: str, writes: Iterable[str]) -> bool:
     """Whether ``rule`` asks the go-ahead for ``tool`` (see the module docstring)."""
     writes = list(writes)
-    named = {w for w in writes if w in _TOOL_NAME.findall(rule)}
+    named = {w for w in writes if w in TOOL_NAME.findall(rule)}
     if named:  # "before calling send_message_with_phone_number": that tool alone
         return tool in named
     services = service_words(writes)
@@ -235,13 +237,16 @@ def _act_words(rule: str, writes: Iterable[str]) -> frozenset[str]:
     no act of its own."""
     if _EVERY_WRITE.search(rule):
         return frozenset()
-    words = {w.lower() for w in re.findall(r"[A-Za-z]+", rule)}
+    said = [w.lower() for w in re.findall(r"[A-Za-z]+", rule)]
+    words = set(said)
+    # "an issue", "the order": after an article a word is a thing, though it may be a verb
+    nouns = {w for before, w in pairwise(said) if before in _ARTICLES}
     services = service_words(writes)
     parts = [_verb_and_thing(name, services) for name in writes]
     verbs = {verb for verb, _ in parts if verb}
-    things = _things(parts)
+    things = _things(parts) | nouns
     named: set[str] = set()
-    for word in words:
+    for word in words - nouns:
         stems = _stems(word)
         kinds = {verb_kind(s) for s in stems}
         # "an issue" of ``save_issue`` is the tool's thing, though "issue" may be a verb
@@ -255,6 +260,7 @@ def _act_words(rule: str, writes: Iterable[str]) -> frozenset[str]:
     return frozenset(named)
 
 
+_ARTICLES = frozenset({"a", "an", "the", "this", "that", "each", "every", "its", "their", "any"})
 #: States a record ends in that are not past forms ("moving it to a Done state").
 _END_STATES = frozenset({"done", "complete", "finished", "won", "lost"})
 
