@@ -443,3 +443,24 @@ def test_oracle_reports_a_write_with_no_verb_of_its_own_without_claiming_another
         task = _task(spec, seed=seed, tool="project_management")
         row = _play(spec, task, oracle_agent(spec))
         assert "project_management" in _calls(row) and row["reward"] == 1.0, row["reason"]
+
+
+def test_a_record_s_own_items_are_not_reported_as_results():
+    """A trial Shopify spec: "Here is what I found for order 343757: 3 results, …" about one
+    order, whose ``items`` are its line items (17 of 150 oracle rows)."""
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get-order-by-id",
+                "description": "Get one order with its line items.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"orderId": {"type": "string"}},
+                    "required": ["orderId"],
+                },
+            }
+        ]
+    )
+    agent = oracle_agent(spec)
+    result = {"status": "ok", "orderId": "343757", "items": [{"sku": "A"}, {"sku": "B"}]}
+    assert "results" not in agent._summary("get-order-by-id", {"orderId": "343757"}, result)

@@ -167,3 +167,16 @@ def test_example_values_after_a_label_are_examples():
     assert hints_of({"type": "string", "description": said}).examples == ("11", "21", "31")
     value = locator_value("transition_id", {"type": "string", "description": said}, 4)
     assert value.isdigit() and len(value) == 2, value
+
+
+def test_an_array_s_json_listed_example_gives_its_items():
+    """Linear's ``labels``: "Label names or IDs as a JSON array of strings (e.g. ["Bug",
+    "Urgent"])" made three labels each holding the whole text (a trial Linear spec)."""
+    labels = {
+        "type": "array",
+        "items": {"type": "string"},
+        "description": 'Label names as a JSON array of strings (e.g. ["Bug", "Urgent"]).',
+    }
+    for seed in range(4):
+        value = detail_value("labels", labels, seed, "save_issue", root=labels)
+        assert value == ["Bug", "Urgent"], value

@@ -997,7 +997,8 @@ class ReferencePolicy:
         # Short facts first; a result whose only facts are long (a file's text) is quoted whole,
         # as ``reported_result`` counts any fact ``facts`` lists.
         picked = [fact for size, fact in said if size < 60][:3] or [f for _, f in said[:1]]
-        if isinstance(result.get("items"), list):
+        listing = profile_for(self.spec).tools[tool].family == "list"
+        if listing and isinstance(result.get("items"), list):  # an order's items are no results
             picked.insert(0, f"{len(result['items'])} results")
         what = self._ids(args)
         head = (

@@ -19,6 +19,7 @@ it is valid. Randomness comes only from the scope's seed (:class:`whileai_env.wo
 
 from __future__ import annotations
 
+import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
@@ -430,7 +431,7 @@ class Walker:
         if isinstance(items, list):
             prefix, items = items, schema.get("additionalItems", _ANY)
         f = _field(name, schema, scope)
-        hints = hint if isinstance(hint, list) else None
+        hints = hint if isinstance(hint, list) else _listed_example(schema, f)
         if hints is None and string_concept(f) == "command" and _strings_only(items):
             words = argv(f, scope)
             if len(words) >= low and (high is None or len(words) <= high):
@@ -691,6 +692,26 @@ def _generic(f: Field, scope: Scope) -> list[str]:
     r = scope.rng("generic", f.name)
     words = [w for w in f.words if w.isalpha()] or ["item"]
     return [f"{r.choice(ph.THING_WORDS)}-{'-'.join(words[-2:])}"]
+
+
+def _listed_example(schema: Mapping[str, Any], f: Field) -> list[Any] | None:
+    """The items an array's example lists, written as JSON or given as a list ("Label names as
+    a JSON array of strings (e.g. ["Bug", "Urgent"])": Bug and Urgent, not one label holding
+    the whole text); ``None`` when it gives none."""
+    for example in _examples(schema, f):
+        listed = example
+        if isinstance(example, str) and example.lstrip().startswith("["):
+            try:
+                listed = json.loads(example)
+            except ValueError:
+                continue
+        if (
+            isinstance(listed, list)
+            and listed
+            and all(type(v) in (str, int, float) for v in listed)
+        ):
+            return listed
+    return None
 
 
 def _examples(schema: Mapping[str, Any], f: Field) -> list[Any]:
