@@ -253,3 +253,43 @@ def test_a_customer_s_orders_carry_the_customer_s_own_name_and_email():
             for key in ("customer_email", "customer_name"):
                 if key in full:
                     assert full[key] == customer[key.removeprefix("customer_")], (full, customer)
+
+
+def test_a_delete_of_a_record_s_children_deletes_them_not_the_record():
+    """Shopify's ``delete-product-variants(productId, variantIds)`` answered ok with
+    ``"deleted": false`` and deleted nothing, again and again; a new variant's id came back as
+    text though every tool takes variant ids as a list (a trial Shopify spec)."""
+    ids = {"type": "array", "items": {"type": "string"}}
+    spec = wenv.load_spec(
+        tools=[
+            _tool(
+                "get-product-by-id",
+                "Get a product.",
+                {"productId": {"type": "string"}},
+                ["productId"],
+            ),
+            _tool(
+                "manage-product-variants",
+                "Create variants of a product.",
+                {
+                    "productId": {"type": "string"},
+                    "variants": {"type": "array", "items": {"type": "object"}},
+                },
+                ["productId", "variants"],
+            ),
+            _tool(
+                "delete-product-variants",
+                "Delete one or more variants from a product.",
+                {"productId": {"type": "string"}, "variantIds": ids},
+                ["productId", "variantIds"],
+            ),
+        ]
+    )
+    world = wenv.World(spec, seed=1, options={"exists_share": 1.0})
+    made = world.call("manage-product-variants", {"productId": "P-1", "variants": [{"sku": "A-1"}]})
+    assert made["status"] == "ok" and isinstance(made["variantIds"], list), made
+    gone = world.call("delete-product-variants", {"productId": "P-1", "variantIds": ["VAR-11111"]})
+    assert gone["status"] == "ok" and gone["deleted"] is True, gone
+    again = world.call("delete-product-variants", {"productId": "P-1", "variantIds": ["VAR-11111"]})
+    assert again["status"] == "error" and again["error"]["code"] == "not_found", again
+    assert world.call("get-product-by-id", {"productId": "P-1"})["status"] == "ok"

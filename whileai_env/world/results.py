@@ -1233,6 +1233,9 @@ def write(call: Call) -> dict[str, Any]:
         ent = batch[0] if batch else _keyless_entity(call)
     now = iso(call.now)
     if p.removes:
+        if not batch and _names_a_batch(call) and ent.noun != p.nouns.get(p.primary or ""):
+            # ``delete-product-variants(productId, variantIds)``: the variants, not the product
+            batch = _each_subject(call)
         if batch or not _names_a_batch(call):
             for gone in batch or [ent]:  # a batch delete removes every id it names
                 store.remove(gone)
@@ -1529,7 +1532,9 @@ def _create(call: Call, parent: Entity | None, flags: dict[str, Any]) -> dict[st
             for key in ("balance", "available_balance"):
                 if isinstance(target.get(key), int | float):
                     target[key] = round(target[key] - amount, 2)
-    out = ok(echo, **{id_key: ident, "created_at": now})
+    # a noun whose ids the tools take only as a list (``variantIds``): the new id in one
+    made: Any = [ident] if name_tokens(id_key)[-1:] == ["ids"] else ident
+    out = ok(echo, **{id_key: made, "created_at": now})
     if field_name in rec:
         out[field_name] = rec[field_name]
     out.update(flags)
