@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import whileai_env as wenv
 from whileai_env.scenarios.planning import plan_world
 
@@ -147,3 +149,41 @@ def test_an_update_whose_every_optional_field_names_records_is_asked_to_change_o
         if t.cell.tool == "modify_email"
     ]
     assert stated and all(s and set(s) <= {"addLabelIds", "removeLabelIds"} for s in stated)
+
+
+def test_a_detail_described_as_ids_of_a_record_is_such_ids():
+    """Linear's ``save_issue(blocks, relatedTo, duplicateOf)``: "Issue IDs/identifiers this
+    blocks" got ``worker-remove-block``, not an issue id like ``issueId``'s "e.g., LIN-123"."""
+    issue = {"type": "string", "description": "Issue ID or identifier (e.g., LIN-123)"}
+    ids = {"type": "array", "items": {"type": "string"}}
+    spec = wenv.load_spec(
+        tools=[
+            {
+                "name": "get_comments",
+                "description": "List comments on an issue.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {"issueId": issue},
+                    "required": ["issueId"],
+                },
+            },
+            {
+                "name": "save_issue",
+                "description": "Update an issue.",
+                "parameters": {
+                    "type": "object",
+                    "properties": {
+                        "id": {"type": "string"},
+                        "blocks": {**ids, "description": "Issue IDs/identifiers this blocks."},
+                        "duplicateOf": {"type": "string", "description": "Duplicate of issue ID."},
+                    },
+                    "required": ["id", "blocks", "duplicateOf"],
+                },
+            },
+        ]
+    )
+    for seed in range(3):
+        task = next(t for t in wenv.draw_tasks(spec, 40, seed=seed) if t.cell.tool == "save_issue")
+        stated = task.world.details["save_issue"]
+        assert all(re.fullmatch(r"LIN-\d+", b) for b in stated["blocks"]), stated
+        assert re.fullmatch(r"LIN-\d+", stated["duplicateOf"]), stated

@@ -12,7 +12,7 @@ from typing import Any, TypeVar
 
 from whileai_env._util.frozen import freeze, thaw
 from whileai_env._util.hashing import hex_id, pick
-from whileai_env._util.lexicon import name_tokens
+from whileai_env._util.lexicon import name_tokens, singular
 from whileai_env.scenarios import axes as ax
 from whileai_env.scenarios.faults import (
     FaultSchedule,
@@ -162,6 +162,70 @@ def _shaped(value: Any, tool: Tool, name: str) -> Any:
     return value
 
 
+#: A description that says an argument holds ids of a kind of record ("Issue IDs/identifiers
+#: this blocks", "IDs of the issues related to this one").
+_IDS_SAID = re.compile(
+    r"\b(?P<noun>[A-Za-z]+)\s+(?:IDs?|identifiers?)\b|\bIDs? of (?:the\s+)?(?P<of>[a-z]+)"
+)
+#: Words before "ID" that name no kind of record ("one or more IDs", "the ID").
+_NOT_KINDS = frozenset(
+    {
+        "of",
+        "the",
+        "a",
+        "an",
+        "or",
+        "and",
+        "with",
+        "by",
+        "its",
+        "their",
+        "your",
+        "any",
+        "all",
+        "one",
+        "more",
+        "optional",
+        "unique",
+        "internal",
+        "external",
+        "numeric",
+        "string",
+        "same",
+    }
+)
+
+
+def _described_ids(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
+    """Ids of the record kind ``name``'s description says it holds, drawn as the spec's tools
+    take that kind's ids (``issueId``: "e.g., LIN-123"); ``None`` when it says none or no tool
+    takes such ids."""
+    schema = tool.properties.get(name)
+    said = schema.get("description") if isinstance(schema, Mapping) else None
+    if not isinstance(said, str):
+        return None
+    kinds = [singular((m.group("noun") or m.group("of")).lower()) for m in _IDS_SAID.finditer(said)]
+    noun = next((k for k in kinds if k not in _NOT_KINDS), None)
+    if noun is None:
+        return None
+    taker = next(
+        (
+            (t, arg)
+            for t in spec.tools
+            for arg, noun_of in profile_for(spec).tools[t.name].nouns.items()
+            if noun_of == noun
+            and one_id_schema(t.properties.get(arg) or {}) is t.properties.get(arg)
+        ),
+        None,
+    )
+    if taker is None:
+        return None
+    t, arg = taker
+    one = locator_value(arg, t.properties[arg], *key, name, root=t.parameters, spec=spec, noun=noun)
+    value = [one] if fits([one], schema, tool.parameters) else one
+    return value if fits(value, schema, tool.parameters) else None
+
+
 def _names_ids(name: str) -> bool:
     """An argument that holds other records' ids (``addLabelIds``, ``parent_id``)."""
     return name_tokens(name)[-1:] in (["id"], ["ids"], ["uuid"])
@@ -169,9 +233,13 @@ def _names_ids(name: str) -> bool:
 
 def _detail(spec: Spec, tool: Tool, name: str, key: tuple) -> Any:
     """A detail the task's user states for ``tool``'s argument ``name`` (one person per task):
-    another record's id (``addLabelIds``) in the spec's format for that record's ids."""
+    another record's id (``addLabelIds``, or ``blocks``: "Issue IDs this blocks") in the spec's
+    format for that record's ids."""
     if _names_ids(name):
         return _entity(spec, tool, name, (*key, "detail"))
+    described = _described_ids(spec, tool, name, key)
+    if described is not None:
+        return described
     noun = profile_for(spec).tools[tool.name].name_noun
     return detail_value(
         name,
