@@ -34,25 +34,6 @@ BANK_TOOLS = [
 PAYMENT_FIELDS = {"brand", "last4", "expiry", "holder_name"}
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_card_on_a_board_is_a_task_not_a_payment_card(seed):
-    spec = wenv.load_spec(tools=BOARD_TOOLS)
-    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
-    card = world.call("get_card", {"cardId": "65f1c2a9e4b0a1d2c3e4f5a6"})
-    assert card["status"] == "ok", card
-    assert not PAYMENT_FIELDS & set(card), card
-    assert {"title", "due_date"} & set(card), card
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_a_bank_card_is_still_a_payment_card(seed):
-    spec = wenv.load_spec(tools=BANK_TOOLS)
-    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
-    card = world.call("get_card", {"card_id": "card_10442"})
-    assert card["status"] == "ok", card
-    assert set(card) >= PAYMENT_FIELDS, card
-
-
 def test_the_payment_sense_wins_when_both_are_said():
     said = {"card": "Move a card to another list. Charge the card on file."}
     assert senses_of(said) == {}
@@ -84,25 +65,6 @@ FLIGHT_TOOLS = [
 
 
 @pytest.mark.parametrize("seed", range(4))
-def test_an_issue_in_a_tracker_is_a_piece_of_work_not_a_support_ticket(seed):
-    """A user's Jira spec: issues came back with a requester's email and IT-desk subjects."""
-    spec = wenv.load_spec(tools=TRACKER_TOOLS)
-    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
-    issue = world.call("jira_get_issue", {"issue_key": "PROJ-641"})
-    assert issue["status"] == "ok", issue
-    assert not {"requester_email", "requester_name", "subject"} & set(issue), issue
-    assert {"title", "reporter"} <= set(issue), issue
-
-
-@pytest.mark.parametrize("seed", range(4))
-def test_a_customers_issue_is_still_a_support_ticket(seed):
-    spec = wenv.load_spec(tools=HELPDESK_TOOLS)
-    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
-    issue = world.call("get_issue", {"issue_id": "T-10442"})
-    assert {"subject", "requester_email"} <= set(issue), issue
-
-
-@pytest.mark.parametrize("seed", range(4))
 def test_a_booking_of_a_meeting_is_an_event_not_a_flight(seed):
     """A user's Cal.com spec: every booking came back with flights, a cabin and passengers."""
     spec = wenv.load_spec(tools=BOOKING_TOOLS)
@@ -117,14 +79,6 @@ def test_a_booking_of_a_meeting_is_an_event_not_a_flight(seed):
         assert "cancel" in str(again).lower(), again
 
 
-@pytest.mark.parametrize("seed", range(4))
-def test_a_flight_booking_keeps_its_flights(seed):
-    spec = wenv.load_spec(tools=FLIGHT_TOOLS)
-    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
-    booking = world.call("get_booking", {"booking_id": "BK-45911"})
-    assert {"flights", "passengers"} <= set(booking), booking
-
-
 ONCALL_TOOLS = [
     _tool("get_incident", {"incident_id": ID}, "Get an incident: its urgency and responders."),
     _tool(
@@ -135,15 +89,64 @@ ONCALL_TOOLS = [
 ]
 
 
+#: (tools, read, its arguments, fields the record must not have, fields it must have): a noun
+#: in its second sense, and in its first kept. From users' Trello, Jira and PagerDuty specs:
+#: cards came back with a brand and an expiry, issues and incidents with a requester's email
+#: and IT-desk subjects.
+SENSES = {
+    "board card: a task": (
+        BOARD_TOOLS,
+        "get_card",
+        {"cardId": "65f1c2a9e4b0a1d2c3e4f5a6"},
+        PAYMENT_FIELDS,
+        {"title"},
+    ),
+    "bank card: a payment card": (
+        BANK_TOOLS,
+        "get_card",
+        {"card_id": "card_10442"},
+        set(),
+        PAYMENT_FIELDS,
+    ),
+    "tracker issue: a work item": (
+        TRACKER_TOOLS,
+        "jira_get_issue",
+        {"issue_key": "PROJ-641"},
+        {"requester_email", "requester_name", "subject"},
+        {"title", "reporter"},
+    ),
+    "customer's issue: a support ticket": (
+        HELPDESK_TOOLS,
+        "get_issue",
+        {"issue_id": "T-10442"},
+        set(),
+        {"subject", "requester_email"},
+    ),
+    "flight booking: flights": (
+        FLIGHT_TOOLS,
+        "get_booking",
+        {"booking_id": "BK-45911"},
+        set(),
+        {"flights", "passengers"},
+    ),
+    "on-call incident: an outage": (
+        ONCALL_TOOLS,
+        "get_incident",
+        {"incident_id": "INC100001"},
+        {"requester_email", "requester_name", "subject"},
+        {"title", "urgency", "service"},
+    ),
+}
+
+
 @pytest.mark.parametrize("seed", range(4))
-def test_an_on_call_incident_is_an_outage_not_a_support_ticket(seed):
-    """A user's PagerDuty spec: incidents came back with a requester and IT-desk subjects."""
-    spec = wenv.load_spec(tools=ONCALL_TOOLS)
-    world = wenv.World(spec, seed=seed, options={"exists_share": 1.0})
-    incident = world.call("get_incident", {"incident_id": "INC100001"})
-    assert incident["status"] == "ok", incident
-    assert not {"requester_email", "requester_name", "subject"} & set(incident), incident
-    assert {"title", "urgency", "service"} <= set(incident), incident
+@pytest.mark.parametrize("case", list(SENSES))
+def test_a_record_takes_the_sense_its_spec_means(case, seed):
+    tools, read, args, absent, present = SENSES[case]
+    world = wenv.World(wenv.load_spec(tools=tools), seed=seed, options={"exists_share": 1.0})
+    record = world.call(read, args)
+    assert record["status"] == "ok", record
+    assert not absent & set(record) and present <= set(record), record
 
 
 def test_the_sense_said_more_often_wins():
