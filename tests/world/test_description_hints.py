@@ -180,3 +180,13 @@ def test_an_array_s_json_listed_example_gives_its_items():
     for seed in range(4):
         value = detail_value("labels", labels, seed, "save_issue", root=labels)
         assert value == ["Bug", "Urgent"], value
+
+
+def test_a_hostile_listed_example_is_no_example_and_no_crash():
+    """A description's "e.g. [[[[…" nested past any real example, or one huge number: the draw
+    goes on without it (it raised RecursionError out of ``draw_tasks``)."""
+    for said in ("e.g. " + "[" * 5000 + "]" * 5000, "e.g. [" + "1" * 100_000 + "]"):
+        labels = {"type": "array", "items": {"type": "string"}, "description": said}
+        assert hints_of(labels).examples == ()
+        value = detail_value("labels", labels, 1, "save_issue", root=labels)
+        assert isinstance(value, list) and all(isinstance(v, str) for v in value), value

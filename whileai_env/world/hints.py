@@ -23,6 +23,8 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Any
 
+from whileai_env._util import bounded_json
+
 _NUM = r"(-?\d+(?:\.\d+)?)"
 _QUOTED = re.compile(r"""'([^'\n]{1,80})'|"([^"\n]{1,80})"|`([^`\n]{1,80})`""")
 _CHOICE_LEAD = re.compile(
@@ -171,7 +173,8 @@ def _examples(text: str) -> tuple[Any, ...]:
         return _listed_examples(rest)
     if rest.startswith("["):
         try:
-            return (json.loads(rest[: rest.index("]") + 1]),)
+            # bounded: a description's "[[[[…" is refused, never a recursion error
+            return (bounded_json.loads(rest[: rest.index("]") + 1]),)
         except ValueError:
             pass
     head = re.split(r"\)|\.\s|;|\n", rest, maxsplit=1)[0]

@@ -19,13 +19,13 @@ it is valid. Randomness comes only from the scope's seed (:class:`whileai_env.wo
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator, Mapping
 from dataclasses import replace
 from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, InvalidOperation
 from typing import Any, TypeGuard
 
+from whileai_env._util import bounded_json
 from whileai_env._util.frozen import FrozenDict
 from whileai_env._util.hashing import canonical_json
 from whileai_env._util.identity import by_identity
@@ -701,8 +701,8 @@ def _listed_example(schema: Mapping[str, Any], f: Field) -> list[Any] | None:
     for example in _examples(schema, f):
         listed = example
         if isinstance(example, str) and example.lstrip().startswith("["):
-            try:
-                listed = json.loads(example)
+            try:  # bounded: a description's "[[[[…" is refused, never a recursion error
+                listed = bounded_json.loads(example)
             except ValueError:
                 continue
         if (
